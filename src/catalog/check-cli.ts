@@ -4,12 +4,14 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { formatIssue, validateCatalog, validateRecord, type CatalogIssue } from './validate.ts';
 import type { ServiceRecord } from './record.schema.ts';
+import { type CatalogIssue, formatIssue, validateCatalog, validateRecord } from './validate.ts';
 
 const dir = resolve(import.meta.dirname, '../../catalog/services');
 const args = process.argv.slice(2);
-const files = args.length ? args.map((f) => resolve(f)) : (await readdir(dir)).filter((f) => f.endsWith('.json')).map((f) => join(dir, f));
+const files = args.length
+  ? args.map((f) => resolve(f))
+  : (await readdir(dir)).filter((f) => f.endsWith('.json')).map((f) => join(dir, f));
 
 const issues: CatalogIssue[] = [];
 const good: { file: string; record: ServiceRecord }[] = [];

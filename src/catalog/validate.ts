@@ -3,8 +3,9 @@
  * cannot state (references, official domains, uniqueness). Every problem names the
  * file and the field path, so a reviewer can fix a record without reading code.
  */
-import { BILLING_PLATFORM_DOMAINS } from './vocabulary.ts';
+
 import { type ServiceRecord, ServiceRecordSchema } from './record.schema.ts';
+import { BILLING_PLATFORM_DOMAINS } from './vocabulary.ts';
 
 export interface CatalogIssue {
   file: string;
@@ -30,22 +31,23 @@ const PHONE = /(\+\d[\d\s().-]{7,}\d)|(\(?\b\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}\b)|(\
 
 function walkStrings(value: unknown, path: string, visit: (s: string, path: string) => void): void {
   if (typeof value === 'string') visit(value, path);
-  else if (Array.isArray(value)) value.forEach((v, i) => walkStrings(v, `${path}[${i}]`, visit));
-  else if (value && typeof value === 'object') {
+  else if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) walkStrings(v, `${path}[${i}]`, visit);
+  } else if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) walkStrings(v, path ? `${path}.${k}` : k, visit);
   }
 }
 
-export function validateRecord(
-  file: string,
-  json: unknown,
-): { record?: ServiceRecord; issues: CatalogIssue[] } {
+export function validateRecord(file: string, json: unknown): { record?: ServiceRecord; issues: CatalogIssue[] } {
   const parsed = ServiceRecordSchema.safeParse(json);
   if (!parsed.success) {
     return {
       issues: parsed.error.issues.map((i) => ({
         file,
-        path: i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, ''),
+        path: i.path
+          .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+          .join('')
+          .replace(/^\./, ''),
         message: i.message,
       })),
     };
@@ -54,7 +56,10 @@ export function validateRecord(
   const issues: CatalogIssue[] = [];
   const add = (path: string, message: string) => issues.push({ file, path, message });
 
-  const base = file.split('/').pop()?.replace(/\.json$/, '');
+  const base = file
+    .split('/')
+    .pop()
+    ?.replace(/\.json$/, '');
   if (base !== r.slug) add('slug', `must equal the file name "${base}"`);
 
   const sourceIds = new Set<string>();
@@ -80,12 +85,13 @@ export function validateRecord(
 
   const official = [...r.domains.web, ...BILLING_PLATFORM_DOMAINS];
   const checkUrl = (url: string | null | undefined, path: string) => {
-    if (url && !isOnDomains(url, official)) add(path, `${new URL(url).hostname} is not one of domains.web or a billing platform`);
+    if (url && !isOnDomains(url, official))
+      add(path, `${new URL(url).hostname} is not one of domains.web or a billing platform`);
   };
   if (!isOnDomains(r.website, r.domains.web)) add('website', 'must sit on one of domains.web');
   checkUrl(r.cancel.url, 'cancel.url');
   checkUrl(r.cancel.help_url, 'cancel.help_url');
-  r.steps.forEach((s, i) => checkUrl(s.url, `steps[${i}].url`));
+  for (const [i, s] of r.steps.entries()) checkUrl(s.url, `steps[${i}].url`);
 
   return { record: r, issues };
 }
@@ -101,7 +107,8 @@ export function validateCatalog(entries: { file: string; record: ServiceRecord }
     slugs.set(record.slug, file);
     record.domains.email.forEach((d, i) => {
       const owner = senders.get(d);
-      if (owner) issues.push({ file, path: `domains.email[${i}]`, message: `sender domain ${d} is also claimed by ${owner}` });
+      if (owner)
+        issues.push({ file, path: `domains.email[${i}]`, message: `sender domain ${d} is also claimed by ${owner}` });
       senders.set(d, file);
     });
   }

@@ -1,0 +1,50 @@
+/**
+ * Builds the Fastify application from the capability plugins. It does not listen and
+ * owns nothing it was given: main.ts opens storage and closes it after the app.
+ */
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import type { Catalog } from './catalog/load.ts';
+import { catalogRoutes } from './catalog/routes.ts';
+import type { Config } from './config.ts';
+import { openApiRoute, registerOpenApi } from './discovery/openapi.ts';
+import { corsForPublicApi, installPlumbing } from './http/plumbing.ts';
+import type { Db } from './storage/index.ts';
+import { docsPage } from './web/docs-page.ts';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  catalog: Catalog;
+  logger: Logger;
+}
+
+/** JSON bodies of the public API are small; anything larger is refused with 413. */
+export const BODY_LIMIT = 64 * 1024;
+
+export async function buildApp({ config, db, catalog, logger }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    trustProxy: config.trustProxy,
+    bodyLimit: BODY_LIMIT,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  await installPlumbing(app, { https: config.baseUrl.startsWith('https:') });
+  await registerOpenApi(app, config);
+
+  await app.register(
+    async (api) => {
+      await corsForPublicApi(api);
+      await api.register(catalogRoutes, { catalog, db });
+    },
+    { prefix: '/api/v1' },
+  );
+
+  openApiRoute(app);
+  docsPage(app);
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  return app;
+}

@@ -1,0 +1,76 @@
+/**
+ * Reads catalog/*.json once at start, validates every record (a bad record stops the
+ * start with file and field named), computes each record's friction and content
+ * version, and builds the search keys.
+ */
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { computeFriction, type FrictionResult } from '../guidance/friction/compute.ts';
+import type { ServiceRecord } from './record.schema.ts';
+import { type SearchKeys, searchKeys } from './search.ts';
+import { type CatalogIssue, formatIssue, validateCatalog, validateRecord } from './validate.ts';
+import { CategorySlug } from './vocabulary.ts';
+
+export const CATALOG_DIR = resolve(import.meta.dirname, '../../catalog');
+
+export interface CatalogEntry {
+  record: ServiceRecord;
+  version: string;
+  friction: FrictionResult;
+  keys: SearchKeys;
+}
+
+const CategoriesSchema = z.array(z.strictObject({ slug: CategorySlug, name: z.string(), description: z.string() }));
+export type Category = z.infer<typeof CategoriesSchema>[number];
+
+export interface Catalog {
+  /** sorted by name */
+  entries: CatalogEntry[];
+  bySlug: Map<string, CatalogEntry>;
+  categories: Category[];
+}
+
+export class CatalogInvalidError extends Error {
+  override name = 'CatalogInvalidError';
+  readonly issues: CatalogIssue[];
+  constructor(issues: CatalogIssue[]) {
+    super(`catalog has ${issues.length} problem(s):\n${issues.slice(0, 20).map(formatIssue).join('\n')}`);
+    this.issues = issues;
+  }
+}
+
+export async function loadCatalog(dir = CATALOG_DIR): Promise<Catalog> {
+  const serviceDir = join(dir, 'services');
+  const files = (await readdir(serviceDir)).filter((f) => f.endsWith('.json')).sort();
+  const issues: CatalogIssue[] = [];
+  const good: { file: string; record: ServiceRecord; raw: string }[] = [];
+  for (const f of files) {
+    const file = `catalog/services/${f}`;
+    const raw = await readFile(join(serviceDir, f), 'utf8');
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch (err) {
+      issues.push({ file, path: '', message: `not valid JSON: ${(err as Error).message}` });
+      continue;
+    }
+    const { record, issues: own } = validateRecord(file, json);
+    issues.push(...own);
+    if (record) good.push({ file, record, raw });
+  }
+  issues.push(...validateCatalog(good));
+  const categories = CategoriesSchema.parse(JSON.parse(await readFile(join(dir, 'categories.json'), 'utf8')));
+  if (issues.length) throw new CatalogInvalidError(issues);
+
+  const entries = good
+    .map(({ record }) => ({
+      record,
+      version: createHash('sha256').update(JSON.stringify(record)).digest('hex').slice(0, 16),
+      friction: computeFriction(record),
+      keys: searchKeys(record),
+    }))
+    .sort((a, b) => a.record.name.localeCompare(b.record.name, 'en'));
+  return { entries, bySlug: new Map(entries.map((e) => [e.record.slug, e])), categories };
+}

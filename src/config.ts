@@ -1,0 +1,117 @@
+/**
+ * Every setting optout reads, parsed and validated once at start (DESIGN.md §4), then
+ * frozen and passed down. No other module reads process.env.
+ */
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const opt = <T extends z.ZodType>(schema: T) => z.preprocess(emptyToUndefined, schema.optional());
+const list = z.preprocess(
+  (v) =>
+    typeof v === 'string'
+      ? v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : v,
+  z.array(z.string()).default([]),
+);
+
+const EnvSchema = z.object({
+  PORT: opt(z.coerce.number().int().min(0).max(65535)),
+  HOST: opt(z.string()),
+  BASE_URL: opt(z.url({ protocol: /^https?$/ })),
+  API_URL: opt(z.url({ protocol: /^https?$/ })),
+  DATA_DIR: opt(z.string()),
+  DATABASE_URL: opt(z.url({ protocol: /^postgres(ql)?$/ })),
+  SMTP_URL: opt(z.url({ protocol: /^smtps?$/ })),
+  LLM_PROVIDER: opt(z.enum(['none', 'openai', 'anthropic'])),
+  LLM_API_KEY: opt(z.string()),
+  LLM_BASE_URL: opt(z.url({ protocol: /^https?$/ })),
+  LLM_MODEL: opt(z.string()),
+  LLM_TIMEOUT_MS: opt(z.coerce.number().int().min(100).max(300_000)),
+  TRUST_PROXY: opt(z.string()),
+  OUTBOUND_ALLOW_HOSTS: list,
+  SCAN_DAILY_LIMIT: opt(z.coerce.number().int().min(0).max(1000)),
+  LOG_LEVEL: opt(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
+  OAUTH_CLIENT_ID: opt(z.string()),
+  OAUTH_CLIENT_SECRET: opt(z.string()),
+  OAUTH_ISSUER: opt(z.url()),
+  OAUTH_REDIRECT_URI: opt(z.url()),
+});
+
+/**
+ * `TRUST_PROXY`: unset/`false` → X-Forwarded-For is ignored; `true` → trust every hop;
+ * a number → trust that many hops; otherwise a comma list of addresses/CIDRs.
+ */
+function parseTrustProxy(raw: string | undefined): boolean | string[] | ((addr: string, hop: number) => boolean) {
+  if (raw === undefined || raw === 'false' || raw === '0') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    return (_addr, hop) => hop < hops;
+  }
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const port = e.PORT ?? 3000;
+  const host = e.HOST ?? '127.0.0.1';
+  const baseUrl = (e.BASE_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/$/, '');
+  const llmProvider = e.LLM_PROVIDER ?? 'none';
+  if (llmProvider === 'anthropic' && !e.LLM_API_KEY) {
+    throw new ConfigError('invalid configuration:\n  LLM_API_KEY: required when LLM_PROVIDER=anthropic');
+  }
+  const config = {
+    port,
+    host,
+    baseUrl,
+    apiUrl: (e.API_URL ?? baseUrl).replace(/\/$/, ''),
+    dataDir: resolve(e.DATA_DIR ?? './data'),
+    databaseUrl: e.DATABASE_URL,
+    smtpUrl: e.SMTP_URL,
+    llm: {
+      provider: llmProvider,
+      apiKey: e.LLM_API_KEY,
+      baseUrl:
+        e.LLM_BASE_URL ?? (llmProvider === 'anthropic' ? 'https://api.anthropic.com' : 'https://api.openai.com/v1'),
+      model: e.LLM_MODEL ?? (llmProvider === 'anthropic' ? 'claude-sonnet-4-5' : 'gpt-4o-mini'),
+      timeoutMs: e.LLM_TIMEOUT_MS ?? 20_000,
+    },
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    outboundAllowHosts: e.OUTBOUND_ALLOW_HOSTS,
+    scanDailyLimit: e.SCAN_DAILY_LIMIT ?? 3,
+    logLevel: e.LOG_LEVEL ?? 'info',
+    oauth: {
+      clientId: e.OAUTH_CLIENT_ID,
+      clientSecret: e.OAUTH_CLIENT_SECRET,
+      issuer: e.OAUTH_ISSUER ?? 'https://login.microsoftonline.com/common/v2.0',
+      redirectUri: e.OAUTH_REDIRECT_URI ?? `${baseUrl}/oauth/callback`,
+    },
+  };
+  return deepFreeze(config);
+}
+
+export type Config = ReturnType<typeof loadConfig>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function deepFreeze<T>(o: T): Readonly<T> {
+  if (o && typeof o === 'object') {
+    for (const v of Object.values(o)) deepFreeze(v);
+    Object.freeze(o);
+  }
+  return o;
+}

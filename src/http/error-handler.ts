@@ -1,0 +1,62 @@
+/**
+ * Maps every failure to the envelope and the error catalog: our ApiErrors, Fastify's
+ * own (bad JSON, wrong content type, oversize body), zod validation (the message names
+ * the field), and anything unexpected as INTERNAL without internals. Never HTML.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ApiError, ERRORS, type ErrorCode } from './errors.ts';
+
+function send(reply: FastifyReply, code: ErrorCode, message: string, headers: Record<string, string> = {}) {
+  return reply.code(ERRORS[code]).headers(headers).type('application/json; charset=utf-8').send({ code, message });
+}
+
+/** "body.options.tone: Invalid option: expected one of …" — the field first. */
+function describeValidation(err: FastifyError & { validationContext?: string }): string {
+  const where = err.validationContext ?? 'request';
+  if (hasZodFastifySchemaValidationErrors(err)) {
+    return err.validation
+      .slice(0, 5)
+      .map((v) => {
+        const path = v.instancePath.replace(/^\//, '').replaceAll('/', '.');
+        return `${where}${path ? `.${path}` : ''}: ${v.message}`;
+      })
+      .join('; ');
+  }
+  return `${where}: ${err.message}`;
+}
+
+const BY_STATUS: Partial<Record<number, ErrorCode>> = {
+  400: 'INVALID_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+};
+
+export function installErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError & { validationContext?: string }, req: FastifyRequest, reply) => {
+    if (err instanceof ApiError) return send(reply, err.code, err.message, err.headers);
+    if (err.validation) return send(reply, 'INVALID_REQUEST', describeValidation(err));
+    const status = err.statusCode ?? 500;
+    const code = status < 500 ? BY_STATUS[status] : undefined;
+    if (code) {
+      const message =
+        err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+          ? `unsupported content type ${JSON.stringify(req.headers['content-type'] ?? '')}; send application/json`
+          : err.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+            ? 'request body too large'
+            : err.message;
+      return send(reply, code, message);
+    }
+    req.log.error({ err }, 'unhandled error');
+    return send(reply, 'INTERNAL', 'internal error; the request was not completed');
+  });
+
+  app.setNotFoundHandler((req, reply) =>
+    send(reply, 'NOT_FOUND', `no route for ${req.method} ${req.url.split('?')[0]}`),
+  );
+}

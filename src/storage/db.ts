@@ -1,0 +1,86 @@
+/**
+ * One small database interface over two engines that speak the same SQL: embedded
+ * PGlite (the default, in DATA_DIR) and PostgreSQL (when DATABASE_URL is set).
+ * Queries use $1-style parameters; nothing engine-specific leaks past this file.
+ */
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
+  /** runs a script of several statements without parameters */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function openPglite(dir: string | undefined): Promise<Db> {
+  // memory:// when no dir: used by unit tests that want a throwaway database.
+  const lite = await PGlite.create(dir ?? 'memory://');
+  const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
+    async query<T>(sql: string, params?: unknown[]) {
+      const r = await q.query<T>(sql, params as unknown[]);
+      return { rows: r.rows };
+    },
+    async exec(sql: string) {
+      await q.exec(sql);
+    },
+  });
+  let closed = false;
+  return {
+    kind: 'pglite',
+    ...wrap(lite),
+    // PGlite serialises everything through one connection; inside fn only `tx` may be
+    // used, the outer handle would wait on the transaction mutex forever.
+    transaction: (fn) => lite.transaction((tx) => fn(wrap(tx))),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await lite.close();
+    },
+  };
+}
+
+export async function openPostgres(url: string, max = 10): Promise<Db> {
+  const pool = new pg.Pool({ connectionString: url, max });
+  // An idle client losing its connection must not crash the process.
+  pool.on('error', () => {});
+  await pool.query('select 1');
+  const wrap = (q: pg.Pool | pg.PoolClient): Queryable => ({
+    async query<T>(sql: string, params?: unknown[]) {
+      const r = await q.query(sql, params);
+      return { rows: r.rows as T[] };
+    },
+    async exec(sql: string) {
+      await q.query(sql);
+    },
+  });
+  let closed = false;
+  return {
+    kind: 'postgres',
+    ...wrap(pool),
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const out = await fn(wrap(client));
+        await client.query('commit');
+        return out;
+      } catch (err) {
+        await client.query('rollback').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * /docs: a readable API reference rendered on the server from the same OpenAPI document
+ * served at /.well-known/openapi.json, plus the error catalog. No scripts needed.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { ERRORS } from '../http/errors.ts';
+import { html, page, type SafeHtml } from './html.ts';
+
+// The OpenAPI document is walked loosely: it is our own output, shaped by @fastify/swagger.
+// biome-ignore lint/suspicious/noExplicitAny: see above
+type Json = Record<string, any>;
+
+function typeOf(s: Json | undefined): string {
+  if (!s) return '';
+  if (s.enum) return s.enum.map((v: unknown) => JSON.stringify(v)).join(' | ');
+  if (s.const !== undefined) return JSON.stringify(s.const);
+  if (s.anyOf) return s.anyOf.map(typeOf).join(' | ');
+  if (s.type === 'array') return `array of ${typeOf(s.items) || 'any'}`;
+  return Array.isArray(s.type) ? s.type.join(' | ') : (s.type ?? 'object');
+}
+
+function fields(schema: Json | undefined): SafeHtml {
+  const props = schema?.properties as Json | undefined;
+  if (!props) return html``;
+  const required = new Set<string>(schema?.required ?? []);
+  return html`<table><thead><tr><th>field</th><th>type</th><th>notes</th></tr></thead><tbody>${Object.entries(
+    props,
+  ).map(
+    ([k, v]) =>
+      html`<tr><td><code>${k}</code>${required.has(k) ? '' : html` <span class="muted">(optional)</span>`}</td><td>${typeOf(v)}</td><td>${v.description ?? ''}</td></tr>`,
+  )}</tbody></table>`;
+}
+
+function operation(path: string, method: string, op: Json): SafeHtml {
+  const params = (op.parameters ?? []) as Json[];
+  const body = op.requestBody?.content?.['application/json']?.schema as Json | undefined;
+  const ok = Object.entries(op.responses ?? {}).find(([s]) => s.startsWith('2'));
+  const data = (ok?.[1] as Json | undefined)?.content?.['application/json']?.schema?.properties?.data as
+    | Json
+    | undefined;
+  return html`<section class="op" id="${method}-${path}"><h3><span class="method">${method}</span><code>${path}</code></h3>
+<p>${op.summary ?? ''}</p>${op.description ? html`<p class="muted">${op.description}</p>` : ''}
+${params.length ? html`<h4>Parameters</h4><table><thead><tr><th>name</th><th>in</th><th>type</th><th>notes</th></tr></thead><tbody>${params.map((p) => html`<tr><td><code>${p.name}</code>${p.required ? '' : html` <span class="muted">(optional)</span>`}</td><td>${p.in}</td><td>${typeOf(p.schema)}</td><td>${p.description ?? p.schema?.description ?? ''}${p.schema?.default !== undefined ? ` (default ${p.schema.default})` : ''}</td></tr>`)}</tbody></table>` : ''}
+${body ? html`<h4>Request body (application/json)</h4>${fields(body)}` : ''}
+${data ? html`<h4>Response <code>data</code></h4>${fields(data)}` : ''}
+<p class="muted">Statuses: ${Object.keys(op.responses ?? {}).join(', ')}</p></section>`;
+}
+
+export function docsPage(app: FastifyInstance) {
+  app.get('/docs', { schema: { hide: true } }, async (_req, reply) => {
+    const doc = app.swagger() as Json;
+    const ops = Object.entries(doc.paths ?? {}).flatMap(([path, methods]) =>
+      Object.entries(methods as Json).map(([m, op]) => operation(path, m, op as Json)),
+    );
+    const body = html`<header><h1>optout API reference</h1><p>${doc.info?.description ?? ''}</p>
+<p>Machine-readable: <a href="/.well-known/openapi.json">/.well-known/openapi.json</a> (OpenAPI ${doc.openapi}). Base URL: <code>${doc.servers?.[0]?.url ?? ''}</code></p></header>
+<h2>Envelope</h2><p>Every response is <code>{"code": "0", "data": {…}, "message": ""}</code> on success and <code>{"code": "NOT_FOUND", "message": "…"}</code> on failure.</p>
+<h2>Error codes</h2><table><thead><tr><th>code</th><th>HTTP status</th></tr></thead><tbody>${Object.entries(ERRORS).map(([c, s]) => html`<tr><td><code>${c}</code></td><td>${s}</td></tr>`)}</tbody></table>
+<h2>Operations</h2>${ops}`;
+    reply.type('text/html; charset=utf-8').header('cache-control', 'public, max-age=300');
+    return page('optout API reference', 'Reference of the optout public API.', body);
+  });
+
+  const css = readFile(join(import.meta.dirname, 'assets/site.css'), 'utf8');
+  app.get('/assets/site.css', { schema: { hide: true } }, async (_req, reply) => {
+    reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600');
+    return css;
+  });
+}

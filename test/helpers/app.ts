@@ -1,0 +1,61 @@
+/**
+ * Builds the real application in-process for a test: real config parsing, real
+ * catalog, embedded PGlite in memory (or the machine's PostgreSQL), and a logger whose
+ * lines are captured so tests can assert what was (not) logged.
+ */
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { type Catalog, loadCatalog } from '../../src/catalog/load.ts';
+import { syncCatalog } from '../../src/catalog/sync.ts';
+import { type Config, loadConfig } from '../../src/config.ts';
+import { createLogger } from '../../src/log.ts';
+import { type Db, openPglite, openPostgres } from '../../src/storage/db.ts';
+import { migrate } from '../../src/storage/migrate.ts';
+
+let cachedCatalog: Promise<Catalog> | undefined;
+export const testCatalog = () => {
+  cachedCatalog ??= loadCatalog();
+  return cachedCatalog;
+};
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  config: Config;
+  catalog: Catalog;
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export async function startTestApp(
+  opts: { env?: Record<string, string>; databaseUrl?: string; setup?: (app: FastifyInstance) => void } = {},
+): Promise<TestApp> {
+  const config = loadConfig({ LOG_LEVEL: 'info', ...opts.env });
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      logs.push(String(chunk));
+      cb();
+    },
+  });
+  const logger = createLogger(config.logLevel, sink);
+  const db = opts.databaseUrl ? await openPostgres(opts.databaseUrl, 4) : await openPglite(undefined);
+  await migrate(db);
+  const catalog = await testCatalog();
+  await syncCatalog(db, catalog);
+  const app = await buildApp({ config, db, catalog, logger });
+  opts.setup?.(app);
+  await app.ready();
+  return {
+    app,
+    db,
+    config,
+    catalog,
+    logs,
+    async close() {
+      await app.close();
+      await db.close();
+    },
+  };
+}
