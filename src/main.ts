@@ -49,8 +49,8 @@ async function main() {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 
-  await app.listen({ port: config.port, host: config.host });
-  logger.info({ url: config.baseUrl, storage: db.kind, services: catalog.entries.length }, 'optout is listening');
+  const address = await app.listen({ port: config.port, host: config.host });
+  logger.info({ address, url: config.baseUrl, storage: db.kind, services: catalog.entries.length }, 'optout is listening');
 }
 
 main().catch((err) => {

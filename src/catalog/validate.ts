@@ -70,6 +70,9 @@ export function validateRecord(file: string, json: unknown): { record?: ServiceR
       add(`sources[${i}].url`, 'an official source must sit on one of domains.web');
     }
     if (!s.confirmed && !s.via && s.url === null) add(`sources[${i}]`, 'an unconfirmed source needs a url or a via');
+    if (s.confirmed && (s.url === null || s.accessed_at === null)) {
+      add(`sources[${i}].confirmed`, 'a confirmed source needs the url that was read and accessed_at');
+    }
   });
   const trapIds = new Set<string>();
   r.traps.forEach((t, i) => {

@@ -85,5 +85,5 @@ function pinnedLookup(resolve: Resolve, port: number) {
 }
 
 function dnsError(hostname: string, detail: string): Error {
-  return Object.assign(new Error(`DNS lookup failed for ${hostname}: ${detail}`), { code: 'ENOTFOUND', hostname });
+  return Object.assign(new Error(`DNS lookup failed: ${detail}`), { code: 'ENOTFOUND', hostname });
 }

@@ -63,8 +63,9 @@ export async function guardedRequest(
   try {
     for (;;) {
       const checked = guard.checkUrl(current);
-      if (!checked.ok)
+      if (!checked.ok) {
         return { ok: false, reason: 'blocked', detail: `${checked.reason}: ${checked.detail}`, redirects };
+      }
       const target = checked.url;
       const res = await request(target, {
         method: method as Dispatcher.HttpMethod,
@@ -84,7 +85,7 @@ export async function guardedRequest(
           finalUrl: target.href,
           redirects,
           truncated,
-          durationMs: performance.now() - started,
+          durationMs: Math.round(performance.now() - started),
         };
       }
       redirects.push({ url: target.href, status: res.statusCode });

@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('configuration', () => {
+  test('an empty environment gives the embedded defaults', () => {
+    const c = loadConfig({});
+    assert.equal(c.port, 3000);
+    assert.equal(c.host, '127.0.0.1');
+    assert.equal(c.baseUrl, 'http://127.0.0.1:3000');
+    assert.equal(c.apiUrl, c.baseUrl);
+    assert.equal(c.databaseUrl, undefined);
+    assert.equal(c.llm.provider, 'none');
+    assert.equal(c.llm.timeoutMs, 20_000);
+    assert.equal(c.scanDailyLimit, 3);
+    assert.equal(c.trustProxy, false);
+    assert.deepEqual(c.outboundAllowHosts, []);
+    assert.match(c.dataDir, /\/data$/);
+  });
+
+  test('values are parsed and the result is frozen', () => {
+    const c = loadConfig({
+      PORT: '8080',
+      BASE_URL: 'https://optout.example/',
+      OUTBOUND_ALLOW_HOSTS: '127.0.0.1:8025, mail.internal',
+      SCAN_DAILY_LIMIT: '5',
+      TRUST_PROXY: '10.0.0.1,10.0.0.2',
+    });
+    assert.equal(c.port, 8080);
+    assert.equal(c.baseUrl, 'https://optout.example');
+    assert.deepEqual(c.outboundAllowHosts, ['127.0.0.1:8025', 'mail.internal']);
+    assert.equal(c.scanDailyLimit, 5);
+    assert.deepEqual(c.trustProxy, ['10.0.0.1', '10.0.0.2']);
+    assert.ok(Object.isFrozen(c));
+    assert.ok(Object.isFrozen(c.llm));
+    assert.throws(() => {
+      (c as { port: number }).port = 1;
+    });
+  });
+
+  test('a hop count in TRUST_PROXY trusts that many proxies', () => {
+    const c = loadConfig({ TRUST_PROXY: '1' });
+    assert.equal(typeof c.trustProxy, 'function');
+    const trust = c.trustProxy as (a: string, hop: number) => boolean;
+    assert.equal(trust('10.0.0.1', 0), true);
+    assert.equal(trust('10.0.0.1', 1), false);
+  });
+
+  test('every invalid variable is named in one error', () => {
+    assert.throws(
+      () => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', LLM_PROVIDER: 'gpt' }),
+      (err: Error) => {
+        assert.ok(err instanceof ConfigError);
+        for (const name of ['PORT', 'DATABASE_URL', 'LLM_PROVIDER']) assert.match(err.message, new RegExp(name));
+        return true;
+      },
+    );
+  });
+
+  test('the anthropic provider needs an API key', () => {
+    assert.throws(() => loadConfig({ LLM_PROVIDER: 'anthropic' }), /LLM_API_KEY/);
+  });
+
+  test('empty strings count as unset', () => {
+    assert.equal(loadConfig({ PORT: '', DATABASE_URL: '' }).port, 3000);
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * Runs the real service as a child process (`node src/main.ts`), the way a person
+ * starts it, and waits for its "listening" log line to learn the address.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const MAIN = resolve(import.meta.dirname, '../../src/main.ts');
+
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  stdout: string[];
+  stderr: string[];
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export function runMain(env: Record<string, string>): {
+  child: ChildProcess;
+  stdout: string[];
+  stderr: string[];
+  exited: Promise<number | null>;
+} {
+  const child = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  // Whole lines only: a JSON log line can arrive split across two chunks.
+  createInterface({ input: child.stdout! }).on('line', (line) => stdout.push(line));
+  child.stderr!.on('data', (d) => stderr.push(String(d)));
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  return { child, stdout, stderr, exited };
+}
+
+export async function startServer(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
+  const { child, stdout, stderr, exited } = runMain(env);
+  const url = await new Promise<string>((res, rej) => {
+    const timer = setTimeout(() => rej(new Error(`server did not start: ${stderr.join('')}`)), timeoutMs);
+    const poll = setInterval(() => {
+      const line = stdout.find((l) => l.includes('optout is listening'));
+      if (line) {
+        clearInterval(poll);
+        clearTimeout(timer);
+        res(JSON.parse(line).address);
+      }
+    }, 50);
+    void exited.then((code) => {
+      clearInterval(poll);
+      clearTimeout(timer);
+      rej(new Error(`server exited with ${code}: ${stderr.join('')}`));
+    });
+  });
+  return {
+    child,
+    url,
+    stdout,
+    stderr,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null) return child.exitCode;
+      child.kill(signal);
+      return exited;
+    },
+  };
+}
