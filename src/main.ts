@@ -50,7 +50,10 @@ async function main() {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   const address = await app.listen({ port: config.port, host: config.host });
-  logger.info({ address, url: config.baseUrl, storage: db.kind, services: catalog.entries.length }, 'optout is listening');
+  logger.info(
+    { address, url: config.baseUrl, storage: db.kind, services: catalog.entries.length },
+    'optout is listening',
+  );
 }
 
 main().catch((err) => {

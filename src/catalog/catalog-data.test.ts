@@ -11,7 +11,10 @@ async function readAll() {
   const dir = join(CATALOG_DIR, 'services');
   const files = (await readdir(dir)).filter((f) => f.endsWith('.json')).sort();
   return Promise.all(
-    files.map(async (f) => ({ file: `catalog/services/${f}`, json: JSON.parse(await readFile(join(dir, f), 'utf8')) as unknown })),
+    files.map(async (f) => ({
+      file: `catalog/services/${f}`,
+      json: JSON.parse(await readFile(join(dir, f), 'utf8')) as unknown,
+    })),
   );
 }
 
@@ -118,7 +121,10 @@ describe('the catalog validator', () => {
 
   test('a sender domain claimed by two records is reported on the second', () => {
     const a = makeRecord({ domains: { web: ['example.com'], email: ['mail.example.com'] } });
-    const b: ServiceRecord = { ...makeRecord({ domains: { web: ['example.com'], email: ['mail.example.com'] } }), slug: 'b' };
+    const b: ServiceRecord = {
+      ...makeRecord({ domains: { web: ['example.com'], email: ['mail.example.com'] } }),
+      slug: 'b',
+    };
     const issues = validateCatalog([
       { file: 'catalog/services/example-service.json', record: a },
       { file: 'catalog/services/b.json', record: b },

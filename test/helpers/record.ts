@@ -4,7 +4,9 @@
  */
 import type { ServiceRecord } from '../../src/catalog/record.schema.ts';
 
-type Patch = { [K in keyof ServiceRecord]?: ServiceRecord[K] extends object ? Partial<ServiceRecord[K]> : ServiceRecord[K] };
+type Patch = {
+  [K in keyof ServiceRecord]?: ServiceRecord[K] extends object ? Partial<ServiceRecord[K]> : ServiceRecord[K];
+};
 
 export function makeRecord(patch: Patch = {}): ServiceRecord {
   const base: ServiceRecord = {
@@ -66,7 +68,10 @@ export function makeRecord(patch: Patch = {}): ServiceRecord {
   const out = structuredClone(base) as unknown as Record<string, unknown>;
   for (const [k, v] of Object.entries(patch)) {
     const cur = out[k];
-    out[k] = cur && typeof cur === 'object' && !Array.isArray(cur) && v && typeof v === 'object' && !Array.isArray(v) ? { ...cur, ...v } : v;
+    out[k] =
+      cur && typeof cur === 'object' && !Array.isArray(cur) && v && typeof v === 'object' && !Array.isArray(v)
+        ? { ...cur, ...v }
+        : v;
   }
   return out as unknown as ServiceRecord;
 }

@@ -20,12 +20,15 @@ describe('the service as a process, on the embedded database', () => {
     const dataDir = await tempDir();
     const server = await startServer({ DATA_DIR: dataDir });
     try {
-      const found = await (await fetch(`${server.url}/api/v1/services?q=netflix`)).json();
+      const found = (await (await fetch(`${server.url}/api/v1/services?q=netflix`)).json()) as {
+        code: string;
+        data: { items: { slug: string }[] };
+      };
       assert.equal(found.code, '0');
-      assert.equal(found.data.items[0].slug, 'netflix');
+      assert.equal(found.data.items[0]?.slug, 'netflix');
       const missing = await fetch(`${server.url}/api/v1/services/nope`);
       assert.equal(missing.status, 404);
-      assert.notEqual((await missing.json()).code, '0');
+      assert.notEqual(((await missing.json()) as { code: string }).code, '0');
 
       const second = runMain({ DATA_DIR: dataDir });
       assert.notEqual(await second.exited, 0);
@@ -58,7 +61,9 @@ describe('the service as a process, on PostgreSQL', () => {
     try {
       const listening = JSON.parse(server.stdout.find((l) => l.includes('optout is listening'))!);
       assert.equal(listening.storage, 'postgres');
-      const body = await (await fetch(`${server.url}/api/v1/services/netflix`)).json();
+      const body = (await (await fetch(`${server.url}/api/v1/services/netflix`)).json()) as {
+        data: { service: string };
+      };
       assert.equal(body.data.service, 'Netflix');
       assert.equal(existsSync(join(dataDir, 'db')), false);
     } finally {

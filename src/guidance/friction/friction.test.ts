@@ -19,7 +19,9 @@ describe('cf-1.0 friction', () => {
   });
 
   test('an online cancel behind one optional offer and no refund stays easy at worst', () => {
-    const f = computeFriction(makeRecord({ retention: { level: 'one_optional', source_ids: src }, cost: { refund: 'none' } }));
+    const f = computeFriction(
+      makeRecord({ retention: { level: 'one_optional', source_ids: src }, cost: { refund: 'none' } }),
+    );
     assert.ok(['effortless', 'easy'].includes(f.tier), f.tier);
   });
 
@@ -38,7 +40,20 @@ describe('cf-1.0 friction', () => {
   });
 
   test('one severe barrier cannot be averaged away (floor = worst axis − 3)', () => {
-    const f = computeFriction(makeRecord({ cost: { fees: [{ kind: 'remaining_term', description: 'The rest of the term is due.', disclosed_at: 'signup', source_ids: src }] } }));
+    const f = computeFriction(
+      makeRecord({
+        cost: {
+          fees: [
+            {
+              kind: 'remaining_term',
+              description: 'The rest of the term is due.',
+              disclosed_at: 'signup',
+              source_ids: src,
+            },
+          ],
+        },
+      }),
+    );
     assert.equal(f.axes.cost, 10);
     assert.equal(f.floor, 7);
     assert.equal(f.difficulty, 7);
@@ -52,7 +67,9 @@ describe('cf-1.0 friction', () => {
   });
 
   test('unknown facts score a stated default and say so', () => {
-    const f = computeFriction(makeRecord({ retention: { level: null, source_ids: src }, timing: { known: false }, cost: { known: false } }));
+    const f = computeFriction(
+      makeRecord({ retention: { level: null, source_ids: src }, timing: { known: false }, cost: { known: false } }),
+    );
     const factors = f.details.flatMap((d) => d.factors);
     for (const code of ['retention:unknown', 'timing:unknown', 'cost:unknown']) assert.ok(factors.includes(code), code);
     assert.ok(f.details.every((d) => d.explanation.length > 0));
