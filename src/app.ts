@@ -9,7 +9,10 @@ import type { Catalog } from './catalog/load.ts';
 import { catalogRoutes } from './catalog/routes.ts';
 import type { Config } from './config.ts';
 import { openApiRoute, registerOpenApi } from './discovery/openapi.ts';
+import { analyzerRoutes } from './guidance/analyzer.routes.ts';
 import { corsForPublicApi, installPlumbing } from './http/plumbing.ts';
+import { linkCheckRoutes } from './linkcheck/routes.ts';
+import type { Runtime } from './runtime.ts';
 import type { Db } from './storage/index.ts';
 import { docsPage } from './web/docs-page.ts';
 
@@ -18,12 +21,13 @@ export interface AppDeps {
   db: Db;
   catalog: Catalog;
   logger: Logger;
+  runtime: Runtime;
 }
 
 /** JSON bodies of the public API are small; anything larger is refused with 413. */
 export const BODY_LIMIT = 64 * 1024;
 
-export async function buildApp({ config, db, catalog, logger }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, db, catalog, logger, runtime }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     trustProxy: config.trustProxy,
@@ -39,6 +43,8 @@ export async function buildApp({ config, db, catalog, logger }: AppDeps): Promis
     async (api) => {
       await corsForPublicApi(api);
       await api.register(catalogRoutes, { catalog, db });
+      await api.register(analyzerRoutes, { catalog });
+      await api.register(linkCheckRoutes, { catalog, queue: runtime.queue, limit: runtime.limits.linkCheck });
     },
     { prefix: '/api/v1' },
   );

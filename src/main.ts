@@ -8,6 +8,7 @@ import { loadCatalog } from './catalog/load.ts';
 import { syncCatalog } from './catalog/sync.ts';
 import { loadConfig } from './config.ts';
 import { createLogger } from './log.ts';
+import { createRuntime } from './runtime.ts';
 import { openStorage } from './storage/index.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -24,7 +25,8 @@ async function main() {
   const catalog = await loadCatalog();
   const db = await openStorage(config);
   await syncCatalog(db, catalog);
-  const app = await buildApp({ config, db, catalog, logger });
+  const runtime = await createRuntime({ config, db, catalog, logger });
+  const app = await buildApp({ config, db, catalog, logger, runtime });
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -38,6 +40,7 @@ async function main() {
     timer.unref();
     try {
       await app.close();
+      await runtime.close();
       await db.close();
       logger.info('stopped');
       process.exit(0);

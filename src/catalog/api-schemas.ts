@@ -74,6 +74,13 @@ export const ServiceList = z.object({
 
 export const SlugParams = z.object({ slug: z.string().min(1).max(100) });
 
+// Output shapes describe what is sent, not how files are validated: URLs are plain
+// strings here (the file validator already enforced https on official domains).
+const CancelOut = CancelSchema.extend({
+  url: z.string().nullable().describe('page holding the cancel control'),
+  help_url: z.string().nullable().describe('official help article on cancelling'),
+});
+
 export const ServiceDetail = z.object({
   slug: z.string(),
   service: z.string().describe('display name'),
@@ -83,7 +90,7 @@ export const ServiceDetail = z.object({
   locale: z.string().describe('language of steps and traps'),
   website: z.string(),
   domains: z.object({ web: z.array(z.string()), email: z.array(z.string()) }),
-  cancel: CancelSchema,
+  cancel: CancelOut,
   retention: RetentionSchema,
   timing: TimingSchema,
   verification: VerificationSchema,

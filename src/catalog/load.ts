@@ -45,7 +45,7 @@ export async function loadCatalog(dir = CATALOG_DIR): Promise<Catalog> {
   const serviceDir = join(dir, 'services');
   const files = (await readdir(serviceDir)).filter((f) => f.endsWith('.json')).sort();
   const issues: CatalogIssue[] = [];
-  const good: { file: string; record: ServiceRecord; raw: string }[] = [];
+  const good: { file: string; record: ServiceRecord }[] = [];
   for (const f of files) {
     const file = `catalog/services/${f}`;
     const raw = await readFile(join(serviceDir, f), 'utf8');
@@ -58,14 +58,22 @@ export async function loadCatalog(dir = CATALOG_DIR): Promise<Catalog> {
     }
     const { record, issues: own } = validateRecord(file, json);
     issues.push(...own);
-    if (record) good.push({ file, record, raw });
+    if (record) good.push({ file, record });
   }
   issues.push(...validateCatalog(good));
   const categories = CategoriesSchema.parse(JSON.parse(await readFile(join(dir, 'categories.json'), 'utf8')));
   if (issues.length) throw new CatalogInvalidError(issues);
 
-  const entries = good
-    .map(({ record }) => ({
+  return catalogFrom(
+    good.map((g) => g.record),
+    categories,
+  );
+}
+
+/** Builds the in-memory catalog from records that already passed validation. */
+export function catalogFrom(records: ServiceRecord[], categories: Category[]): Catalog {
+  const entries = records
+    .map((record) => ({
       record,
       version: createHash('sha256').update(JSON.stringify(record)).digest('hex').slice(0, 16),
       friction: computeFriction(record),

@@ -14,6 +14,12 @@ export interface Queryable {
 
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
+  /** the PostgreSQL pool, for libraries that bring their own queries (rate limits); absent on PGlite */
+  readonly pool?: pg.Pool;
+  /** the PostgreSQL connection string (for libraries that open their own pool); absent on PGlite */
+  readonly url?: string;
+  /** the PGlite instance, for libraries with a PGlite adapter (the job queue); absent on PostgreSQL */
+  readonly lite?: PGlite;
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
@@ -33,6 +39,7 @@ export async function openPglite(dir: string | undefined): Promise<Db> {
   let closed = false;
   return {
     kind: 'pglite',
+    lite,
     ...wrap(lite),
     // PGlite serialises everything through one connection; inside fn only `tx` may be
     // used, the outer handle would wait on the transaction mutex forever.
@@ -62,6 +69,8 @@ export async function openPostgres(url: string, max = 10): Promise<Db> {
   let closed = false;
   return {
     kind: 'postgres',
+    pool,
+    url,
     ...wrap(pool),
     async transaction(fn) {
       const client = await pool.connect();

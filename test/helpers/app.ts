@@ -10,6 +10,7 @@ import { type Catalog, loadCatalog } from '../../src/catalog/load.ts';
 import { syncCatalog } from '../../src/catalog/sync.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
+import { createRuntime, type Runtime, type RuntimeOptions } from '../../src/runtime.ts';
 import { type Db, openPglite, openPostgres } from '../../src/storage/db.ts';
 import { migrate } from '../../src/storage/migrate.ts';
 
@@ -24,12 +25,20 @@ export interface TestApp {
   db: Db;
   config: Config;
   catalog: Catalog;
+  runtime: Runtime;
   logs: string[];
   close(): Promise<void>;
 }
 
 export async function startTestApp(
-  opts: { env?: Record<string, string>; databaseUrl?: string; setup?: (app: FastifyInstance) => void } = {},
+  opts: {
+    env?: Record<string, string>;
+    databaseUrl?: string;
+    runtime?: RuntimeOptions;
+    /** a catalog of the test's own (e.g. records whose links point at a loopback server) */
+    catalog?: Catalog;
+    setup?: (app: FastifyInstance) => void;
+  } = {},
 ): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: 'info', ...opts.env });
   const logs: string[] = [];
@@ -42,9 +51,10 @@ export async function startTestApp(
   const logger = createLogger(config.logLevel, sink);
   const db = opts.databaseUrl ? await openPostgres(opts.databaseUrl, 4) : await openPglite(undefined);
   await migrate(db);
-  const catalog = await testCatalog();
+  const catalog = opts.catalog ?? (await testCatalog());
   await syncCatalog(db, catalog);
-  const app = await buildApp({ config, db, catalog, logger });
+  const runtime = await createRuntime({ config, db, catalog, logger }, opts.runtime);
+  const app = await buildApp({ config, db, catalog, logger, runtime });
   opts.setup?.(app);
   await app.ready();
   return {
@@ -52,9 +62,11 @@ export async function startTestApp(
     db,
     config,
     catalog,
+    runtime,
     logs,
     async close() {
       await app.close();
+      await runtime.close();
       await db.close();
     },
   };

@@ -1,0 +1,98 @@
+/**
+ * The languages the template writer frames guides in, and how a requested locale is
+ * matched to one of them. Only the framing (explanation) is translated; steps and traps
+ * stay in the catalog's language, because a template cannot translate free text.
+ * Each language supplies whole sentences (not fragments glued together) so its grammar
+ * stays natural; the writer decides which sentences a guide gets.
+ */
+
+import type { z } from 'zod';
+import type { Axis, BillingRoute, RetentionLevel } from '../../catalog/vocabulary.ts';
+import type { Tier } from '../friction/compute.ts';
+import { de } from './locales/de.ts';
+import { en } from './locales/en.ts';
+import { es } from './locales/es.ts';
+import { fr } from './locales/fr.ts';
+
+export const FRAMING_LOCALES = ['en', 'de', 'fr', 'es'] as const;
+export type FramingLocale = (typeof FRAMING_LOCALES)[number];
+
+type Retention = z.infer<typeof RetentionLevel>;
+type Route = z.infer<typeof BillingRoute>;
+export type Confirmation = 'email' | 'on_screen' | 'letter' | 'none';
+export type Access = 'until_period_end' | 'immediate';
+/** ISO 8601 duration designators, minutes as MIN to tell them from months */
+export type DurationUnit = 'Y' | 'M' | 'W' | 'D' | 'H' | 'MIN';
+
+export interface Framing {
+  /** locale for Intl number and list formatting */
+  intl: string;
+  tier: Record<Tier, string>;
+  axis: Record<Axis, string>;
+  route(route: Route, name: string): string;
+  /** [singular, plural] */
+  units: Record<DurationUnit, [string, string]>;
+  neutral: {
+    /** `low` = effortless/easy, where "the main hurdle" would overstate it */
+    rating(name: string, tier: string, score: string, axis: string | null, low: boolean): string;
+    billers(list: string): string;
+    commitment(duration: string): string;
+    notice(duration: string): string;
+    cutoff(duration: string): string;
+    retention: Record<Retention, string>;
+    pause: string;
+    noExit: string;
+    confirmation: Record<Confirmation, string>;
+    access: Record<Access, string>;
+    /** n ≥ 1 */
+    traps(n: number, serious: number): string;
+  };
+  reassuring: {
+    open(name: string, tier: Tier, label: string, score: string): string;
+    focus(axis: string): string;
+    expect: string;
+    billers(list: string): string;
+    retention: Record<Retention, string>;
+    pause: string;
+    noExit: string;
+    access: Record<Access, string>;
+    traps(n: number): string;
+    keep: Record<Confirmation | 'unknown', string>;
+  };
+  /** one sentence at most */
+  terse(tier: string, score: string, axis: string | null, checkBiller: boolean, noExit: boolean): string;
+}
+
+export const FRAMINGS: Record<FramingLocale, Framing> = { en, de, fr, es };
+
+/**
+ * The framing locale for a requested tag: its language if we have it (de-AT → de),
+ * otherwise the fallback's language, otherwise en (pt-BR → en).
+ */
+export function negotiateLocale(requested: string | undefined, fallback = 'en'): FramingLocale {
+  for (const tag of [requested, fallback]) {
+    const lang = tag?.split('-')[0]?.toLowerCase();
+    if (lang && (FRAMING_LOCALES as readonly string[]).includes(lang)) return lang as FramingLocale;
+  }
+  return 'en';
+}
+
+/** "P1Y6M" → "1 year and 6 months" in the framing's language; null if unparsable */
+export function formatDuration(iso: string, f: Framing): string | null {
+  const m = /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?)?$/.exec(iso);
+  if (!m) return null;
+  const units: DurationUnit[] = ['Y', 'M', 'W', 'D', 'H', 'MIN'];
+  const parts = units.flatMap((u, i) => {
+    const n = Number(m[i + 1] ?? 0);
+    if (!n) return [];
+    const [one, many] = f.units[u];
+    return [`${new Intl.NumberFormat(f.intl).format(n)} ${n === 1 ? one : many}`];
+  });
+  return parts.length ? new Intl.ListFormat(f.intl, { type: 'conjunction' }).format(parts) : null;
+}
+
+export const formatScore = (n: number, f: Framing) =>
+  new Intl.NumberFormat(f.intl, { maximumFractionDigits: 1 }).format(n);
+
+export const formatOr = (items: string[], f: Framing) =>
+  new Intl.ListFormat(f.intl, { type: 'disjunction' }).format(items);

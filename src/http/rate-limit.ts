@@ -1,0 +1,79 @@
+/**
+ * Per-client-IP limits (interface.md §8) on rate-limiter-flexible: in memory on the
+ * embedded default (one process owns the data), in PostgreSQL when DATABASE_URL is set,
+ * so several instances together still allow exactly the limit. If the shared store
+ * fails, an in-memory limiter takes over rather than failing the request.
+ * Headers follow draft-ietf-httpapi-ratelimit-headers: RateLimit-Limit, -Remaining,
+ * -Reset (seconds) and RateLimit-Policy; a refusal adds Retry-After.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
+import type { Db } from '../storage/index.ts';
+import { ApiError } from './errors.ts';
+
+export interface LimitSpec {
+  /** key prefix, unique per limit */
+  name: string;
+  points: number;
+  durationSeconds: number;
+}
+
+export interface RateLimit {
+  spec: LimitSpec;
+  /** consumes one point for `key`; the preHandler below is the usual way in */
+  consume(key: string): Promise<{ allowed: boolean; remaining: number; resetSeconds: number }>;
+}
+
+export function createRateLimit(db: Db, spec: LimitSpec): RateLimit {
+  const base = { keyPrefix: spec.name, points: spec.points, duration: spec.durationSeconds };
+  const memory = new RateLimiterMemory(base);
+  const limiter: RateLimiterAbstract = db.pool
+    ? new RateLimiterPostgres({
+        ...base,
+        storeClient: db.pool,
+        storeType: 'pool',
+        tableName: 'rate_limits',
+        tableCreated: true,
+        clearExpiredByTimeout: false,
+        insuranceLimiter: memory,
+      })
+    : memory;
+  return {
+    spec,
+    async consume(key) {
+      try {
+        const res = await limiter.consume(key);
+        return { allowed: true, remaining: res.remainingPoints, resetSeconds: Math.ceil(res.msBeforeNext / 1000) };
+      } catch (rejection) {
+        if (rejection instanceof RateLimiterRes) {
+          return { allowed: false, remaining: 0, resetSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
+        }
+        throw rejection;
+      }
+    },
+  };
+}
+
+/** Fastify preHandler: counts the request against the client IP, sets headers, refuses with 429. */
+export function rateLimited(limit: RateLimit) {
+  return async (req: FastifyRequest, reply: FastifyReply) => {
+    const r = await limit.consume(req.ip);
+    const { points, durationSeconds } = limit.spec;
+    reply.header('RateLimit-Limit', String(points));
+    reply.header('RateLimit-Remaining', String(r.remaining));
+    reply.header('RateLimit-Reset', String(r.resetSeconds));
+    reply.header('RateLimit-Policy', `${points};w=${durationSeconds}`);
+    if (!r.allowed) {
+      throw new ApiError(
+        'RATE_LIMITED',
+        `too many requests: ${points} per ${durationSeconds} s per client; retry in ${r.resetSeconds} s`,
+        { 'retry-after': String(r.resetSeconds) },
+      );
+    }
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * The long-lived parts the routes share: the outbound guard, per-IP rate limits, the
+ * link-check queue and its worker. Created once per process (main.ts or a test) and
+ * closed before the database.
+ */
+import type { Logger } from 'pino';
+import type { Catalog } from './catalog/load.ts';
+import type { Config } from './config.ts';
+import { createRateLimit, type RateLimit } from './http/rate-limit.ts';
+import { DEFAULT_TIMING, type JobQueue, openQueue, type QueueTiming } from './linkcheck/queue.ts';
+import { linkCheckHandler } from './linkcheck/worker.ts';
+import { createOutboundGuard, type OutboundGuard } from './outbound/guard.ts';
+import type { Db } from './storage/index.ts';
+
+/** interface.md §8 */
+export const LIMITS = {
+  guide: { name: 'guide', points: 20, durationSeconds: 60 },
+  linkCheck: { name: 'link-check', points: 30, durationSeconds: 60 },
+} as const;
+
+export interface Runtime {
+  guard: OutboundGuard;
+  limits: { guide: RateLimit; linkCheck: RateLimit };
+  queue: JobQueue;
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  queueTiming?: QueueTiming;
+  /** run link checks in this process (default true) */
+  worker?: boolean;
+  linkCheckTimeoutMs?: number;
+}
+
+export async function createRuntime(
+  deps: { config: Config; db: Db; catalog: Catalog; logger: Logger },
+  opts: RuntimeOptions = {},
+): Promise<Runtime> {
+  const { config, db, catalog, logger } = deps;
+  const guard = createOutboundGuard({ allowHosts: config.outboundAllowHosts });
+  const queue = await openQueue(db, logger, opts.queueTiming ?? DEFAULT_TIMING);
+  if (opts.worker !== false) {
+    await queue.work(
+      linkCheckHandler({
+        db,
+        catalog,
+        guard,
+        logger,
+        userAgent: `optout-linkcheck/1.0 (+${config.baseUrl}/docs)`,
+        timeoutMs: opts.linkCheckTimeoutMs,
+      }),
+    );
+  }
+  return {
+    guard,
+    limits: { guide: createRateLimit(db, LIMITS.guide), linkCheck: createRateLimit(db, LIMITS.linkCheck) },
+    queue,
+    async close() {
+      await queue.stop();
+      await guard.close();
+    },
+  };
+}
