@@ -10,6 +10,7 @@ import { catalogRoutes } from './catalog/routes.ts';
 import type { Config } from './config.ts';
 import { openApiRoute, registerOpenApi } from './discovery/openapi.ts';
 import { analyzerRoutes } from './guidance/analyzer.routes.ts';
+import { guideRoutes } from './guidance/guide/routes.ts';
 import { corsForPublicApi, installPlumbing } from './http/plumbing.ts';
 import { linkCheckRoutes } from './linkcheck/routes.ts';
 import type { Runtime } from './runtime.ts';
@@ -44,6 +45,7 @@ export async function buildApp({ config, db, catalog, logger, runtime }: AppDeps
       await corsForPublicApi(api);
       await api.register(catalogRoutes, { catalog, db });
       await api.register(analyzerRoutes, { catalog });
+      await api.register(guideRoutes, { catalog, guides: runtime.guides, limit: runtime.limits.guide });
       await api.register(linkCheckRoutes, { catalog, queue: runtime.queue, limit: runtime.limits.linkCheck });
     },
     { prefix: '/api/v1' },

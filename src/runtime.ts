@@ -6,6 +6,8 @@
 import type { Logger } from 'pino';
 import type { Catalog } from './catalog/load.ts';
 import type { Config } from './config.ts';
+import { createGuideService, type GuideService } from './guidance/guide/service.ts';
+import { createLlmClient } from './guidance/llm/index.ts';
 import { createRateLimit, type RateLimit } from './http/rate-limit.ts';
 import { DEFAULT_TIMING, type JobQueue, openQueue, type QueueTiming } from './linkcheck/queue.ts';
 import { linkCheckHandler } from './linkcheck/worker.ts';
@@ -22,6 +24,7 @@ export interface Runtime {
   guard: OutboundGuard;
   limits: { guide: RateLimit; linkCheck: RateLimit };
   queue: JobQueue;
+  guides: GuideService;
   close(): Promise<void>;
 }
 
@@ -51,8 +54,17 @@ export async function createRuntime(
       }),
     );
   }
+  const llm = createLlmClient(config.llm);
+  const guides = createGuideService({
+    db,
+    llm,
+    writerId: llm ? `${config.llm.provider}:${config.llm.model}` : 'template',
+    timeoutMs: config.llm.timeoutMs,
+    logger,
+  });
   return {
     guard,
+    guides,
     limits: { guide: createRateLimit(db, LIMITS.guide), linkCheck: createRateLimit(db, LIMITS.linkCheck) },
     queue,
     async close() {

@@ -110,11 +110,13 @@ export async function checkLink(
   return result('ok', `http ${res.status}${truncated}`, hashed);
 }
 
-/** Host equal to an official domain or below it; an IP literal only ever matches itself. */
+/** Host equal to an official domain or below it; both sides in `canonicalHost` form. */
 export function isOfficialHost(host: string, official: ReadonlySet<string>): boolean {
   if (official.has(host)) return true;
+  // An IP literal has no parent domain. (Canonical forms already keep "127.0.0.1" from ending in
+  // ".<name>", since a numeric last label makes a host IPv4; this says so rather than relying on it.)
   if (isIP(host) !== 0) return false;
-  for (const d of official) if (isIP(d) === 0 && host.endsWith(`.${d}`)) return true;
+  for (const d of official) if (host.endsWith(`.${d}`)) return true;
   return false;
 }
 

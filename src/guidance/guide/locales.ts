@@ -27,6 +27,8 @@ export type DurationUnit = 'Y' | 'M' | 'W' | 'D' | 'H' | 'MIN';
 export interface Framing {
   /** locale for Intl number and list formatting */
   intl: string;
+  /** final touch on the whole explanation (French spacing before punctuation) */
+  polish?: (text: string) => string;
   tier: Record<Tier, string>;
   axis: Record<Axis, string>;
   route(route: Route, name: string): string;

@@ -46,7 +46,7 @@ export const en: Framing = {
     billers: (list) => `Billing can run through ${list}; cancel with whoever bills you.`,
     commitment: (d) => `The usual plan has a minimum term of ${d}.`,
     notice: (d) => `A notice period of ${d} applies.`,
-    cutoff: (d) => `The cancellation must arrive at least ${d} before the next charge.`,
+    cutoff: (d) => `The cancellation must arrive at least ${d} before the next charge or delivery.`,
     retention: {
       none: 'No save offers stand in the way; one confirmation ends it.',
       one_optional: 'Expect one optional offer or survey before the confirmation; it can be skipped.',
@@ -71,7 +71,7 @@ export const en: Framing = {
     },
     traps: (n, serious) =>
       (n === 1 ? 'One pitfall is listed below' : `${n} pitfalls are listed below`) +
-      (serious ? (n === 1 ? ', and it is serious.' : `, ${serious} of them serious.`) : '.'),
+      (serious ? (n === 1 ? ', and it is serious.' : `, ${serious === 1 ? 'one' : serious} of them serious.`) : '.'),
   },
   reassuring: {
     open: (name, tier, label, score) => {
