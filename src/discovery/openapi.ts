@@ -21,7 +21,10 @@ export async function registerOpenApi(app: FastifyInstance, config: Config) {
       openapi: '3.1.0',
       info: { title: 'optout public API', version: '1.0.0', description: API_DESCRIPTION },
       servers: [{ url: config.apiUrl }],
-      tags: [{ name: 'catalog', description: 'Services and categories' }],
+      tags: [
+        { name: 'catalog', description: 'Services and categories' },
+        { name: 'guidance', description: 'Guides, friction analysis and link re-verification' },
+      ],
     },
     transform: createJsonSchemaTransform({ zodToJsonConfig: { target: 'draft-2020-12' } }),
   });

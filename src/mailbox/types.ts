@@ -1,0 +1,82 @@
+/**
+ * Shapes shared by the scan (IMAP), the parser and the grouping. Nothing here is ever
+ * written to storage or logs: it lives in memory for one scan session.
+ */
+
+/** One message as the scan sees it: header fields only, plus its \Seen flag. */
+export interface MessageMeta {
+  uid: number;
+  /** mailbox path, e.g. "INBOX", "[Gmail]/All Mail", "Junk" */
+  mailbox: string;
+  /** true when the mailbox is a Junk/Spam folder (special-use \Junk or a known name) */
+  junk: boolean;
+  seen: boolean;
+  /** the fetched header block (From, List-Unsubscribe, List-Unsubscribe-Post, List-Id, Date, Subject, Authentication-Results) */
+  headers: Buffer;
+}
+
+export interface MailtoMethod {
+  /** the original mailto: URI */
+  uri: string;
+  to: string;
+  subject: string | null;
+  body: string | null;
+}
+
+export interface UnsubscribeMethods {
+  /** RFC 8058: an https URI that may be POSTed with List-Unsubscribe=One-Click */
+  one_click: string | null;
+  /** http(s) URIs from List-Unsubscribe (to be opened by a person) */
+  http: string[];
+  mailto: MailtoMethod[];
+}
+
+export type AuthVerdict = 'pass' | 'fail' | 'none' | 'unknown';
+
+export interface SenderAuth {
+  dkim: AuthVerdict;
+  spf: AuthVerdict;
+  dmarc: AuthVerdict;
+}
+
+/** Everything the grouping needs from one message, after parsing. */
+export interface ParsedMessage {
+  uid: number;
+  mailbox: string;
+  junk: boolean;
+  seen: boolean;
+  from: { name: string; address: string } | null;
+  /** the List-Id identifier (RFC 2919: the part in angle brackets), lower-cased */
+  listId: string | null;
+  listName: string | null;
+  methods: UnsubscribeMethods;
+  date: Date | null;
+  subject: string | null;
+  auth: SenderAuth;
+}
+
+export interface ServiceMatch {
+  slug: string;
+  name: string;
+  tier: string;
+}
+
+/** A subscription as sent over /ws (docs/websocket.md). */
+export interface Subscription {
+  id: string;
+  /** stable key of the list across scans (List-Id or sender address); used to verify unsubscribes */
+  list_key: string;
+  sender: { name: string; address: string; domain: string };
+  list_id: string | null;
+  count: number;
+  first_seen: string | null;
+  last_seen: string | null;
+  per_month: number;
+  read_rate: number;
+  methods: UnsubscribeMethods;
+  sample_subjects: string[];
+  auth: SenderAuth;
+  mailboxes: string[];
+  junk_only: boolean;
+  service: ServiceMatch | null;
+}
