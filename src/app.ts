@@ -7,6 +7,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { Catalog } from './catalog/load.ts';
 import { catalogRoutes } from './catalog/routes.ts';
+import { channelRoutes } from './channel/ws-route.ts';
 import type { Config } from './config.ts';
 import { openApiRoute, registerOpenApi } from './discovery/openapi.ts';
 import { analyzerRoutes } from './guidance/analyzer.routes.ts';
@@ -51,6 +52,13 @@ export async function buildApp({ config, db, catalog, logger, runtime }: AppDeps
     { prefix: '/api/v1' },
   );
 
+  await app.register(channelRoutes, {
+    config,
+    catalog,
+    guard: runtime.guard,
+    quota: runtime.quota,
+    settings: runtime.channel,
+  });
   openApiRoute(app);
   docsPage(app);
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));

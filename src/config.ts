@@ -33,6 +33,16 @@ const EnvSchema = z.object({
   LLM_TIMEOUT_MS: opt(z.coerce.number().int().min(100).max(300_000)),
   TRUST_PROXY: opt(z.string()),
   OUTBOUND_ALLOW_HOSTS: list,
+  ALLOWED_ORIGINS: z.preprocess(
+    (v) =>
+      typeof v === 'string'
+        ? v
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : v,
+    z.array(z.url({ protocol: /^https?$/ })).default([]),
+  ),
   SCAN_DAILY_LIMIT: opt(z.coerce.number().int().min(0).max(1000)),
   LOG_LEVEL: opt(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
   OAUTH_CLIENT_ID: opt(z.string()),
@@ -90,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     outboundAllowHosts: e.OUTBOUND_ALLOW_HOSTS,
+    allowedOrigins: e.ALLOWED_ORIGINS.map((o) => new URL(o).origin),
     scanDailyLimit: e.SCAN_DAILY_LIMIT ?? 3,
     logLevel: e.LOG_LEVEL ?? 'info',
     oauth: {

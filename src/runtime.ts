@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { Catalog } from './catalog/load.ts';
+import { type ChannelSettings, DEFAULT_CHANNEL_SETTINGS } from './channel/ws-route.ts';
 import type { Config } from './config.ts';
 import { createGuideService, type GuideService } from './guidance/guide/service.ts';
 import { createLlmClient } from './guidance/llm/index.ts';
@@ -12,6 +13,7 @@ import { createRateLimit, type RateLimit } from './http/rate-limit.ts';
 import { DEFAULT_TIMING, type JobQueue, openQueue, type QueueTiming } from './linkcheck/queue.ts';
 import { linkCheckHandler } from './linkcheck/worker.ts';
 import { createOutboundGuard, type OutboundGuard } from './outbound/guard.ts';
+import { createScanQuota, type ScanQuota } from './quota/scan-quota.ts';
 import type { Db } from './storage/index.ts';
 
 /** interface.md §8 */
@@ -25,6 +27,8 @@ export interface Runtime {
   limits: { guide: RateLimit; linkCheck: RateLimit };
   queue: JobQueue;
   guides: GuideService;
+  quota: ScanQuota;
+  channel: ChannelSettings;
   close(): Promise<void>;
 }
 
@@ -33,6 +37,7 @@ export interface RuntimeOptions {
   /** run link checks in this process (default true) */
   worker?: boolean;
   linkCheckTimeoutMs?: number;
+  channel?: Partial<ChannelSettings>;
 }
 
 export async function createRuntime(
@@ -62,9 +67,12 @@ export async function createRuntime(
     timeoutMs: config.llm.timeoutMs,
     logger,
   });
+  const quota = await createScanQuota(db, config.scanDailyLimit);
   return {
     guard,
     guides,
+    quota,
+    channel: { ...DEFAULT_CHANNEL_SETTINGS, ...opts.channel },
     limits: { guide: createRateLimit(db, LIMITS.guide), linkCheck: createRateLimit(db, LIMITS.linkCheck) },
     queue,
     async close() {

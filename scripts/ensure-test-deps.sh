@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the test suite talks to when they are missing (runs as
+# npm's `pretest`, and from .ci/run): Dovecot (the real IMAP server of the scan tests)
+# and openssl (the tests' private CA). Needs root for apt-get; otherwise it says what
+# to install and stops.
+set -euo pipefail
+
+missing=()
+[ -x /usr/sbin/dovecot ] || missing+=(dovecot-imapd)
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+  echo "tests need these Debian packages: ${missing[*]} (run: sudo apt-get install ${missing[*]})" >&2
+  exit 1
+fi
+echo "installing test dependencies: ${missing[*]}"
+apt-get update -qq
+# The package's own service is not needed (tests start private instances on free ports).
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,239 @@
+/**
+ * Parsed messages → subscriptions, one per list, kept in memory for one scan.
+ *
+ * Rules (DESIGN §5 "Mailbox scan"):
+ * - A message counts only when it offers at least one usable unsubscribe method (one-click,
+ *   http(s) link or mailto). A List-Id alone gives the user nothing to act on.
+ * - Key: the List-Id when present (RFC 2919: one list, possibly many From addresses), else the
+ *   lower-cased From address — per address, not per domain, so a shop's receipts and its
+ *   newsletter stay apart. A message with neither is ignored.
+ * - `id` is the first 16 hex digits of sha256(list_key): the same list has the same id in every
+ *   scan, which is how an unsubscribe request is matched to what a later scan finds.
+ * - "Most recent" is by Date header; messages without a usable date rank below dated ones, and
+ *   among equals the later-added wins. Dates more than a day in the future (per `now`) or before
+ *   1990 are treated as absent: one broken or hostile Date must not stretch a list's span.
+ */
+import { createHash } from 'node:crypto';
+import type { AuthVerdict, MailtoMethod, ParsedMessage, SenderAuth, ServiceMatch, Subscription } from './types.ts';
+
+export interface GrouperOptions {
+  /** catalog lookup by exact domain; the grouper tries the sender domain and its parents */
+  matchService: (domain: string) => ServiceMatch | null;
+  now?: () => Date;
+}
+
+export interface Grouper {
+  /** Add one message; returns the id of the subscription it changed, or null if it was ignored. */
+  add(msg: ParsedMessage): string | null;
+  /** A snapshot of one subscription; `id` must be one that `add` returned (else a bug: throws). */
+  get(id: string): Subscription;
+  /** Snapshots of all subscriptions, most messages first (then most recent, then by key). */
+  all(): Subscription[];
+}
+
+const MAX_METHODS = 5;
+const MAX_SAMPLES = 3;
+const DAY_MS = 86_400_000;
+const MONTH_MS = 30 * DAY_MS;
+const EARLIEST_MS = Date.UTC(1990, 0, 1);
+
+interface Group {
+  id: string;
+  listKey: string;
+  listId: string | null;
+  count: number;
+  seen: number;
+  junk: number;
+  firstMs: number | null;
+  lastMs: number | null;
+  newest: Rank | null;
+  oneClick: string | null;
+  http: string[];
+  mailto: MailtoMethod[];
+  subjects: { value: string; rank: Rank }[];
+  name: { value: string; rank: Rank } | null;
+  listName: { value: string; rank: Rank } | null;
+  address: { value: string; rank: Rank } | null;
+  auth: SenderAuth;
+  mailboxes: Set<string>;
+}
+
+export function listKeyOf(msg: Pick<ParsedMessage, 'listId' | 'from'>): string | null {
+  if (msg.listId) return `list:${msg.listId}`;
+  return msg.from ? `from:${msg.from.address.toLowerCase()}` : null;
+}
+
+export function subscriptionId(listKey: string): string {
+  return createHash('sha256').update(listKey).digest('hex').slice(0, 16);
+}
+
+export function createGrouper(opts: GrouperOptions): Grouper {
+  const now = opts.now ?? (() => new Date());
+  const groups = new Map<string, Group>();
+  const services = new Map<string, ServiceMatch | null>();
+  let seq = 0;
+
+  function add(msg: ParsedMessage): string | null {
+    const m = msg.methods;
+    if (!m.one_click && m.http.length === 0 && m.mailto.length === 0) return null;
+    const listKey = listKeyOf(msg);
+    if (!listKey) return null;
+    const id = subscriptionId(listKey);
+    let g = groups.get(id);
+    if (!g) {
+      g = newGroup(id, listKey, msg.listId);
+      groups.set(id, g);
+    }
+    const ms = plausibleTime(msg.date, now().getTime());
+    const rank: Rank = [ms ?? Number.NEGATIVE_INFINITY, seq++];
+    const isNewest = g.newest === null || compareRank(rank, g.newest) > 0;
+    g.count++;
+    if (msg.seen) g.seen++;
+    if (msg.junk) g.junk++;
+    if (ms !== null) {
+      g.firstMs = g.firstMs === null ? ms : Math.min(g.firstMs, ms);
+      g.lastMs = g.lastMs === null ? ms : Math.max(g.lastMs, ms);
+    }
+    // Unsubscribe URLs often carry a per-message token: the newest message's are the live ones,
+    // and its one-click (or lack of one) is the sender's current behaviour (research §4.3).
+    // Older tokens may already be dead, and offering five variants of the same address
+    // helps no one: all three method lists are the newest message's.
+    if (isNewest) {
+      g.newest = rank;
+      g.oneClick = m.one_click;
+      g.http = m.http.slice(0, MAX_METHODS);
+      g.mailto = m.mailto.slice(0, MAX_METHODS);
+    }
+    if (msg.subject) g.subjects = addSample(g.subjects, msg.subject, rank);
+    if (msg.from?.name) g.name = newer(g.name, msg.from.name, rank);
+    if (msg.listName) g.listName = newer(g.listName, msg.listName, rank);
+    if (msg.from) g.address = newer(g.address, msg.from.address.toLowerCase(), rank);
+    g.auth = mergeAuth(g.auth, msg.auth);
+    g.mailboxes.add(msg.mailbox);
+    return id;
+  }
+
+  function snapshot(g: Group): Subscription {
+    const address = g.address?.value ?? '';
+    const domain = address.slice(address.lastIndexOf('@') + 1);
+    const spanMonths = g.firstMs === null || g.lastMs === null ? 0 : (g.lastMs - g.firstMs) / MONTH_MS;
+    return {
+      id: g.id,
+      list_key: g.listKey,
+      sender: { name: g.name?.value ?? g.listName?.value ?? '', address, domain },
+      list_id: g.listId,
+      count: g.count,
+      first_seen: g.firstMs === null ? null : new Date(g.firstMs).toISOString(),
+      last_seen: g.lastMs === null ? null : new Date(g.lastMs).toISOString(),
+      // Mail per 30-day month over the span observed; a span under a month counts as one month,
+      // so a burst of three mails in a week reads as 3/month, not 13.
+      per_month: round2(g.count / Math.max(1, spanMonths)),
+      read_rate: round2(g.seen / g.count),
+      methods: { one_click: g.oneClick, http: [...g.http], mailto: g.mailto.map((x) => ({ ...x })) },
+      sample_subjects: g.subjects.map((x) => x.value),
+      auth: { ...g.auth },
+      mailboxes: [...g.mailboxes].sort(),
+      junk_only: g.junk === g.count,
+      service: serviceFor(domain),
+    };
+  }
+
+  /** The catalog match for a domain or its nearest parent with at least two labels. */
+  function serviceFor(domain: string): ServiceMatch | null {
+    if (domain === '') return null;
+    let hit = services.get(domain);
+    if (hit === undefined) {
+      const labels = domain.split('.');
+      hit = null;
+      for (let i = 0; hit === null && (i === 0 || labels.length - i >= 2); i++) {
+        hit = opts.matchService(labels.slice(i).join('.'));
+      }
+      services.set(domain, hit);
+    }
+    return hit;
+  }
+
+  return {
+    add,
+    get: (id) => {
+      const g = groups.get(id);
+      if (!g) throw new Error(`grouper.get: unknown subscription id ${id}`);
+      return snapshot(g);
+    },
+    all: () =>
+      [...groups.values()]
+        .map(snapshot)
+        .sort(
+          (a, b) =>
+            b.count - a.count ||
+            (b.last_seen ?? '').localeCompare(a.last_seen ?? '') ||
+            a.list_key.localeCompare(b.list_key),
+        ),
+  };
+}
+
+function newGroup(id: string, listKey: string, listId: string | null): Group {
+  return {
+    id,
+    listKey,
+    listId,
+    count: 0,
+    seen: 0,
+    junk: 0,
+    firstMs: null,
+    lastMs: null,
+    newest: null,
+    oneClick: null,
+    http: [],
+    mailto: [],
+    subjects: [],
+    name: null,
+    listName: null,
+    address: null,
+    auth: { dkim: 'unknown', spf: 'unknown', dmarc: 'unknown' },
+    mailboxes: new Set(),
+  };
+}
+
+/**
+ * Order of messages within a group: [date in ms, or -Infinity when missing or implausible;
+ * arrival order]. A later date wins; undated messages and ties go by scan order.
+ */
+type Rank = [number, number];
+
+function compareRank(a: Rank, b: Rank): number {
+  return a[0] - b[0] || a[1] - b[1];
+}
+
+/** Up to MAX_SAMPLES distinct subjects, most recent first (a repeat keeps its newest rank). */
+function addSample(cur: Group['subjects'], value: string, rank: Rank): Group['subjects'] {
+  const old = cur.find((s) => s.value === value);
+  const next = old ? cur.map((s) => (s === old ? newer(s, value, rank) : s)) : [...cur, { value, rank }];
+  return next.sort((a, b) => compareRank(b.rank, a.rank)).slice(0, MAX_SAMPLES);
+}
+
+// Worst verdict seen wins: fail > none > pass > unknown. "unknown" means a message said nothing
+// (no Authentication-Results), so it neither spoils a pass nor hides a failure.
+const SEVERITY: Record<AuthVerdict, number> = { unknown: 0, pass: 1, none: 2, fail: 3 };
+
+function worst(a: AuthVerdict, b: AuthVerdict): AuthVerdict {
+  return SEVERITY[b] > SEVERITY[a] ? b : a;
+}
+
+function mergeAuth(a: SenderAuth, b: SenderAuth): SenderAuth {
+  return { dkim: worst(a.dkim, b.dkim), spf: worst(a.spf, b.spf), dmarc: worst(a.dmarc, b.dmarc) };
+}
+
+function newer<T>(cur: { value: T; rank: Rank } | null, value: T, rank: Rank) {
+  return cur === null || compareRank(rank, cur.rank) > 0 ? { value, rank } : cur;
+}
+
+function plausibleTime(date: Date | null, nowMs: number): number | null {
+  const ms = date?.getTime();
+  if (ms === undefined || Number.isNaN(ms) || ms < EARLIEST_MS || ms > nowMs + DAY_MS) return null;
+  return ms;
+}
+
+function round2(n: number): number {
+  return Math.round(n * 100) / 100;
+}

@@ -1,0 +1,98 @@
+/**
+ * Mailbox passwords live in memory only. The real service (a child process with its own
+ * data dir and the most verbose logging) scans with sentinel passwords — once signing in,
+ * once refused, once unable to connect — and afterwards the data dir, everything it
+ * logged, and every file written under the temp dir during the test are searched for the
+ * sentinels: zero hits.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { generateMailbox } from '../fixtures/mail-generator.ts';
+import { startDovecot } from '../helpers/dovecot.ts';
+import { startServer } from '../helpers/server-process.ts';
+import { caPath } from '../helpers/tls-ca.ts';
+import { connectWs } from '../helpers/ws-client.ts';
+
+const GOOD = 'SENTINEL-good-pw-7f3a9c51';
+const BAD = 'SENTINEL-bad-pw-2b8e0d44';
+const UNREACHABLE = 'SENTINEL-unreachable-pw-91cc';
+
+async function* files(dir: string, since: number, skip: string[]): AsyncGenerator<string> {
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    if (skip.some((s) => p.startsWith(s))) continue;
+    if (e.isDirectory()) yield* files(p, since, skip);
+    else if (e.isFile()) {
+      const st = await stat(p).catch(() => null);
+      if (st && st.mtimeMs >= since && st.size < 64 * 1024 * 1024) yield p;
+    }
+  }
+}
+
+async function hits(paths: AsyncIterable<string>, needles: string[]): Promise<string[]> {
+  const found: string[] = [];
+  for await (const p of paths) {
+    const buf = await readFile(p).catch(() => null);
+    if (!buf) continue;
+    for (const n of needles)
+      if (buf.includes(n) || buf.includes(Buffer.from(n).toString('base64'))) found.push(`${p}: ${n}`);
+  }
+  return found;
+}
+
+test('no mailbox password reaches the data dir, the logs or a temp file', async () => {
+  const started = Date.now() - 1000;
+  const mail = generateMailbox({ seed: 21, lists: 10, messagesPerList: [2, 5], plain: 5, nasty: false });
+  // Dovecot is the mail server: its own config necessarily holds the test user's password.
+  const dovecot = await startDovecot({
+    users: [{ user: 'carol@example.test', password: GOOD, mailboxes: { INBOX: mail.messages } }],
+  });
+  const dataDir = await mkdtemp(join(tmpdir(), 'optout-cred-'));
+  const server = await startServer({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'trace',
+    NODE_EXTRA_CA_CERTS: caPath,
+    OUTBOUND_ALLOW_HOSTS: `127.0.0.1:${dovecot.imapsPort},127.0.0.1:9`,
+  });
+  try {
+    const c = await connectWs(`${server.url.replace('http', 'ws')}/ws`);
+    await c.next('ready');
+    const scan = (password: string, port = dovecot.imapsPort) =>
+      c.send({
+        type: 'scan',
+        provider: 'custom',
+        email: 'carol@example.test',
+        password,
+        host: '127.0.0.1',
+        port,
+        tls: 'implicit',
+      });
+    scan(GOOD);
+    assert.ok((await c.next('done', 60_000)).subscriptions > 0);
+    scan(BAD);
+    assert.equal((await c.next('error')).code, 'AUTH_FAILED');
+    scan(UNREACHABLE, 9);
+    assert.equal((await c.next('error')).code, 'CONNECT_FAILED');
+    // the channel never echoes a password back either
+    for (const n of [GOOD, BAD, UNREACHABLE]) assert.ok(!JSON.stringify(c.messages).includes(n));
+    await c.close();
+  } finally {
+    assert.equal(await server.stop(), 0);
+  }
+  const logs = [...server.stdout, ...server.stderr].join('\n');
+  assert.ok(logs.includes('scan done'), 'the log was captured');
+  for (const n of [GOOD, BAD, UNREACHABLE]) assert.ok(!logs.includes(n), `log contains ${n}`);
+  assert.deepEqual(await hits(files(dataDir, 0, []), [GOOD, BAD, UNREACHABLE]), []);
+  assert.deepEqual(await hits(files(tmpdir(), started, [dovecot.dir, dataDir]), [GOOD, BAD, UNREACHABLE]), []);
+  await dovecot.stop();
+  await rm(dataDir, { recursive: true, force: true });
+});
