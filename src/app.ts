@@ -16,7 +16,7 @@ import { corsForPublicApi, installPlumbing } from './http/plumbing.ts';
 import { linkCheckRoutes } from './linkcheck/routes.ts';
 import type { Runtime } from './runtime.ts';
 import type { Db } from './storage/index.ts';
-import { docsPage } from './web/docs-page.ts';
+import { webRoutes } from './web/pages.ts';
 
 export interface AppDeps {
   config: Config;
@@ -60,7 +60,7 @@ export async function buildApp({ config, db, catalog, logger, runtime }: AppDeps
     settings: runtime.channel,
   });
   openApiRoute(app);
-  docsPage(app);
+  await webRoutes(app, { config, catalog });
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   return app;
 }
