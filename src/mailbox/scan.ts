@@ -63,8 +63,22 @@ export interface ScanOptions {
   imapTimeouts?: ImapTimeouts;
 }
 
+export interface ScanUidIndex {
+  /** subscription id → mailbox → UIDs (numbers only: enough to archive, nothing personal) */
+  bySubscription: Map<string, Map<string, number[]>>;
+  /** mailbox → UIDVALIDITY when it was read */
+  uidValidity: Map<string, bigint>;
+}
+
 export type ScanResult =
-  | { ok: true; scanned: number; subscriptions: Subscription[]; durationMs: number; cancelled: boolean }
+  | {
+      ok: true;
+      scanned: number;
+      subscriptions: Subscription[];
+      durationMs: number;
+      cancelled: boolean;
+      uids: ScanUidIndex;
+    }
   | { ok: false; code: string; message: string; authenticated: boolean };
 
 export async function runScan(
@@ -95,6 +109,7 @@ export async function runScan(
   }
   const client = session.client;
   const grouper = createGrouper({ matchService: opts.matchService });
+  const uids: ScanUidIndex = { bySubscription: new Map(), uidValidity: new Map() };
   let scanned = 0;
   let total = 0;
   let current: ScanProgress = { phase: 'listing', done: 0, total: 0 };
@@ -123,6 +138,7 @@ export async function runScan(
         const exists = mailbox ? mailbox.exists : 0;
         // An empty mailbox answers BAD to any sequence set (postalsys/imapflow#209).
         if (!mailbox || exists === 0) continue;
+        uids.uidValidity.set(box.path, mailbox.uidValidity);
         const ranges = await uidRanges(client, opts.since, opts.batchSize ?? 500);
         total += ranges.count;
         current = { phase: 'fetching', done: scanned, total, mailbox: box.path };
@@ -144,7 +160,14 @@ export async function runScan(
               headers: msg.headers ?? Buffer.alloc(0),
             });
             const id = grouper.add(parsed);
-            if (id) changed.add(id);
+            if (id) {
+              changed.add(id);
+              const perBox = uids.bySubscription.get(id) ?? new Map<string, number[]>();
+              uids.bySubscription.set(id, perBox);
+              const list = perBox.get(box.path) ?? [];
+              perBox.set(box.path, list);
+              list.push(msg.uid);
+            }
             if (stop.signal.aborted) break;
           }
           for (const id of changed) hooks.subscription(grouper.get(id));
@@ -162,6 +185,7 @@ export async function runScan(
       subscriptions: grouper.all(),
       durationMs: Date.now() - started,
       cancelled: stop.signal.aborted,
+      uids,
     };
   } catch (err) {
     if (timedOut)

@@ -1,0 +1,133 @@
+/**
+ * Batch unsubscribe, independent of any transport (the /ws channel and the MCP tool use
+ * it). Each subscription follows its plan (plan.ts): the first method that works wins;
+ * a failed one-click falls back to mailto, then to a link for the person. HTTP and SMTP
+ * run in separately bounded pools, with a per-host cap, and every outcome — including
+ * skips and failures — is reported as data, one result per subscription, as it finishes.
+ */
+import type { Subscription } from '../mailbox/types.ts';
+import type { OutboundGuard } from '../outbound/guard.ts';
+import { createLimiter } from './limiter.ts';
+import { postOneClick } from './one-click.ts';
+import { planFor, type Step } from './plan.ts';
+
+export type UnsubscribeStatus = 'unsubscribed' | 'email_sent' | 'open_link' | 'skipped' | 'failed';
+
+export interface UnsubscribeResult {
+  id: string;
+  status: UnsubscribeStatus;
+  method: 'one_click' | 'mailto' | 'link' | null;
+  url?: string;
+  detail: string;
+  dry_run: boolean;
+  archived?: number;
+}
+
+export interface MailtoSender {
+  send(m: import('../mailbox/types.ts').MailtoMethod): Promise<{ ok: boolean; detail: string }>;
+}
+
+export interface EngineDeps {
+  guard: OutboundGuard;
+  /** null when no SMTP server is known (custom provider without smtp): mailto is unavailable */
+  mailto: MailtoSender | null;
+  /** called after a subscription's unsubscribe step; returns how many messages it archived */
+  archive?: (sub: Subscription) => Promise<{ moved: number; detail?: string }>;
+}
+
+export interface EngineOptions {
+  dryRun: boolean;
+  includeFlagged: ReadonlySet<string>;
+  httpConcurrency?: number;
+  perHostConcurrency?: number;
+  smtpConcurrency?: number;
+  oneClickTimeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface EngineSummary {
+  counts: Record<UnsubscribeStatus, number>;
+  archived: number;
+  durationMs: number;
+}
+
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+};
+
+export async function runUnsubscribe(
+  subs: Subscription[],
+  deps: EngineDeps,
+  opts: EngineOptions,
+  onResult: (r: UnsubscribeResult) => void,
+): Promise<EngineSummary> {
+  const started = Date.now();
+  const http = createLimiter(opts.httpConcurrency ?? 32, opts.perHostConcurrency ?? 4);
+  const smtp = createLimiter(opts.smtpConcurrency ?? 2, opts.smtpConcurrency ?? 2);
+  const counts: Record<UnsubscribeStatus, number> = { unsubscribed: 0, email_sent: 0, open_link: 0, skipped: 0, failed: 0 };
+  let archived = 0;
+
+  async function attempt(step: Step): Promise<Omit<UnsubscribeResult, 'id' | 'dry_run'> | { failed: string }> {
+    if (step.method === 'link') {
+      return {
+        status: 'open_link',
+        method: 'link',
+        url: step.url,
+        detail: 'This sender only offers a web page: open it to finish (we never open it for you — that could only confirm a tracking link).',
+      };
+    }
+    if (opts.dryRun) {
+      return step.method === 'one_click'
+        ? { status: 'unsubscribed', method: 'one_click', detail: `Dry run: would send a one-click request to ${hostOf(step.url)}.` }
+        : deps.mailto
+          ? { status: 'email_sent', method: 'mailto', detail: `Dry run: would email ${step.mailto.to} from your address.` }
+          : { failed: 'no SMTP server is known for your mailbox' };
+    }
+    if (step.method === 'one_click') {
+      const r = await http(hostOf(step.url), () => postOneClick(deps.guard, step.url, { timeoutMs: opts.oneClickTimeoutMs }));
+      return r.ok ? { status: 'unsubscribed', method: 'one_click', detail: r.detail } : { failed: r.detail };
+    }
+    const sender = deps.mailto;
+    if (!sender) return { failed: 'no SMTP server is known for your mailbox, so the unsubscribe email could not be sent' };
+    const r = await smtp(step.mailto.to.split('@')[1] ?? '', () => sender.send(step.mailto));
+    return r.ok ? { status: 'email_sent', method: 'mailto', detail: r.detail } : { failed: r.detail };
+  }
+
+  async function one(sub: Subscription): Promise<void> {
+    const plan = planFor(sub, opts.includeFlagged.has(sub.id));
+    let result: UnsubscribeResult;
+    if ('skip' in plan) {
+      result = { id: sub.id, status: 'skipped', method: null, detail: plan.skip, dry_run: opts.dryRun };
+    } else {
+      const failures: string[] = [];
+      let done: Omit<UnsubscribeResult, 'id' | 'dry_run'> | null = null;
+      for (const step of plan.steps) {
+        if (opts.signal?.aborted) break;
+        const r = await attempt(step);
+        if ('failed' in r) failures.push(`${step.method === 'one_click' ? 'One-click' : 'Email'}: ${r.failed}`);
+        else {
+          done = r;
+          break;
+        }
+      }
+      result = done
+        ? { id: sub.id, ...done, detail: [...failures, done.detail].join(' '), dry_run: opts.dryRun }
+        : { id: sub.id, status: 'failed', method: null, detail: failures.join(' ') || 'Cancelled.', dry_run: opts.dryRun };
+      if (deps.archive && !opts.dryRun) {
+        const a = await deps.archive(sub);
+        result.archived = a.moved;
+        archived += a.moved;
+        if (a.detail) result.detail = `${result.detail} ${a.detail}`;
+      }
+    }
+    counts[result.status]++;
+    onResult(result);
+  }
+
+  await Promise.all(subs.map((s) => one(s)));
+  return { counts, archived, durationMs: Date.now() - started };
+}
