@@ -8,12 +8,13 @@ import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { Catalog } from '../catalog/load.ts';
 import type { ImapCredentials } from '../mailbox/imap-connect.ts';
 import { type Endpoint, presetFor } from '../mailbox/providers.ts';
-import { runScan } from '../mailbox/scan.ts';
+import { runScan, type ScanUidIndex } from '../mailbox/scan.ts';
 import type { Subscription } from '../mailbox/types.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
 import type { ScanQuota } from '../quota/scan-quota.ts';
 import { ClientMessage, describeIssues, PROTOCOL_VERSION, type ScanMessage } from './protocol.ts';
 import { serviceMatcher } from './service-match.ts';
+import { handleUnsubscribe } from './unsubscribe-handler.ts';
 import { markVerification, summarizeVerification } from './verification.ts';
 
 export interface ChannelDeps {
@@ -32,6 +33,7 @@ export interface LastScan {
   imap: Endpoint;
   smtp: Endpoint | null;
   subscriptions: Map<string, Subscription>;
+  uids: ScanUidIndex;
 }
 
 export type Send = (msg: Record<string, unknown>) => void;
@@ -118,7 +120,7 @@ export function createSession(deps: ChannelDeps, send: Send) {
       error(result.code, result.message);
       return;
     }
-    last = { email: m.email, creds, imap, smtp, subscriptions: subs };
+    last = { email: m.email, creds, imap, smtp, subscriptions: subs, uids: result.uids };
     deps.logger.info({ scanned: result.scanned, subscriptions: subs.size, cancelled: result.cancelled }, 'scan done');
     send({
       type: 'done',
@@ -161,11 +163,19 @@ export function createSession(deps: ChannelDeps, send: Send) {
         if (scanning) scanning.abort();
         else error('INVALID_MESSAGE', 'cancel: no scan is running');
       } else if (scanning) {
-        error('BUSY', 'A scan is already running on this connection; wait for it or send cancel.');
+        error('BUSY', 'A scan or unsubscribe is already running on this connection; wait for it or send cancel.');
       } else if (m.type === 'scan') {
         await scan(m);
+      } else if (!last) {
+        error('INVALID_MESSAGE', 'unsubscribe: scan first; unsubscribing acts on this connection’s last scan');
       } else {
-        error('INVALID_MESSAGE', 'unsubscribe: not available yet on this server');
+        const controller = new AbortController();
+        scanning = controller;
+        try {
+          await handleUnsubscribe(m, last, deps.guard, send, controller.signal);
+        } finally {
+          scanning = null;
+        }
       }
     },
     close() {
