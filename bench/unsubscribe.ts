@@ -25,18 +25,68 @@ const PER_HOST = 4;
 // A throwaway CA and a wildcard certificate for *.bench.test, trusted by this process only.
 const dir = mkdtempSync(join(tmpdir(), 'optout-bench-'));
 const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-ssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '1', '-subj', '/CN=bench CA');
-ssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'srv.key', '-out', 'srv.csr', '-subj', '/CN=bench.test');
+ssl(
+  'req',
+  '-x509',
+  '-newkey',
+  'ec',
+  '-pkeyopt',
+  'ec_paramgen_curve:P-256',
+  '-nodes',
+  '-keyout',
+  'ca.key',
+  '-out',
+  'ca.pem',
+  '-days',
+  '1',
+  '-subj',
+  '/CN=bench CA',
+);
+ssl(
+  'req',
+  '-newkey',
+  'ec',
+  '-pkeyopt',
+  'ec_paramgen_curve:P-256',
+  '-nodes',
+  '-keyout',
+  'srv.key',
+  '-out',
+  'srv.csr',
+  '-subj',
+  '/CN=bench.test',
+);
 writeFileSync(join(dir, 'ext'), 'subjectAltName=DNS:*.bench.test\n');
-ssl('x509', '-req', '-in', 'srv.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'srv.pem', '-days', '1', '-extfile', 'ext');
+ssl(
+  'x509',
+  '-req',
+  '-in',
+  'srv.csr',
+  '-CA',
+  'ca.pem',
+  '-CAkey',
+  'ca.key',
+  '-CAcreateserial',
+  '-out',
+  'srv.pem',
+  '-days',
+  '1',
+  '-extfile',
+  'ext',
+);
 tls.setDefaultCACertificates([...tls.getCACertificates('default'), readFileSync(join(dir, 'ca.pem'), 'utf8')]);
 
 // The endpoint runs in its own process: its CPU must not be billed to the engine.
-const endpoint = spawn(process.execPath, [join(import.meta.dirname, 'support/slow-endpoint.ts'), join(dir, 'srv.key'), join(dir, 'srv.pem'), String(DELAY)], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+const endpoint = spawn(
+  process.execPath,
+  [join(import.meta.dirname, 'support/slow-endpoint.ts'), join(dir, 'srv.key'), join(dir, 'srv.pem'), String(DELAY)],
+  {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
 const lines = createInterface({ input: endpoint.stdout! })[Symbol.asyncIterator]();
-const port = (JSON.parse((await lines.next()).value) as { port: number }).port;
+const nextLine = async () => String((await lines.next()).value ?? '{}');
+const port = (JSON.parse(await nextLine()) as { port: number }).port;
 const hosts = Array.from({ length: HOSTS }, (_, i) => `host-${i}.bench.test`);
 const guard = createOutboundGuard({
   allowHosts: hosts.map((h) => `${h}:${port}`),
@@ -73,7 +123,7 @@ const ideal = (SENDERS * DELAY) / CONCURRENCY;
 const ratio = total / ideal;
 
 endpoint.kill('SIGTERM');
-const served = JSON.parse((await lines.next()).value) as { requests: number; peak: number; handshakes: number };
+const served = JSON.parse(await nextLine()) as { requests: number; peak: number; handshakes: number };
 await guard.close();
 rmSync(dir, { recursive: true, force: true });
 

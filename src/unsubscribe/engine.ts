@@ -68,7 +68,13 @@ export async function runUnsubscribe(
   const started = Date.now();
   const http = createLimiter(opts.httpConcurrency ?? 32, opts.perHostConcurrency ?? 4);
   const smtp = createLimiter(opts.smtpConcurrency ?? 2, opts.smtpConcurrency ?? 2);
-  const counts: Record<UnsubscribeStatus, number> = { unsubscribed: 0, email_sent: 0, open_link: 0, skipped: 0, failed: 0 };
+  const counts: Record<UnsubscribeStatus, number> = {
+    unsubscribed: 0,
+    email_sent: 0,
+    open_link: 0,
+    skipped: 0,
+    failed: 0,
+  };
   let archived = 0;
 
   async function attempt(step: Step): Promise<Omit<UnsubscribeResult, 'id' | 'dry_run'> | { failed: string }> {
@@ -77,22 +83,34 @@ export async function runUnsubscribe(
         status: 'open_link',
         method: 'link',
         url: step.url,
-        detail: 'This sender only offers a web page: open it to finish (we never open it for you — that could only confirm a tracking link).',
+        detail:
+          'This sender only offers a web page: open it to finish (we never open it for you — that could only confirm a tracking link).',
       };
     }
     if (opts.dryRun) {
       return step.method === 'one_click'
-        ? { status: 'unsubscribed', method: 'one_click', detail: `Dry run: would send a one-click request to ${hostOf(step.url)}.` }
+        ? {
+            status: 'unsubscribed',
+            method: 'one_click',
+            detail: `Dry run: would send a one-click request to ${hostOf(step.url)}.`,
+          }
         : deps.mailto
-          ? { status: 'email_sent', method: 'mailto', detail: `Dry run: would email ${step.mailto.to} from your address.` }
+          ? {
+              status: 'email_sent',
+              method: 'mailto',
+              detail: `Dry run: would email ${step.mailto.to} from your address.`,
+            }
           : { failed: 'no SMTP server is known for your mailbox' };
     }
     if (step.method === 'one_click') {
-      const r = await http(hostOf(step.url), () => postOneClick(deps.guard, step.url, { timeoutMs: opts.oneClickTimeoutMs }));
+      const r = await http(hostOf(step.url), () =>
+        postOneClick(deps.guard, step.url, { timeoutMs: opts.oneClickTimeoutMs }),
+      );
       return r.ok ? { status: 'unsubscribed', method: 'one_click', detail: r.detail } : { failed: r.detail };
     }
     const sender = deps.mailto;
-    if (!sender) return { failed: 'no SMTP server is known for your mailbox, so the unsubscribe email could not be sent' };
+    if (!sender)
+      return { failed: 'no SMTP server is known for your mailbox, so the unsubscribe email could not be sent' };
     const r = await smtp(step.mailto.to.split('@')[1] ?? '', () => sender.send(step.mailto));
     return r.ok ? { status: 'email_sent', method: 'mailto', detail: r.detail } : { failed: r.detail };
   }
@@ -116,7 +134,13 @@ export async function runUnsubscribe(
       }
       result = done
         ? { id: sub.id, ...done, detail: [...failures, done.detail].join(' '), dry_run: opts.dryRun }
-        : { id: sub.id, status: 'failed', method: null, detail: failures.join(' ') || 'Cancelled.', dry_run: opts.dryRun };
+        : {
+            id: sub.id,
+            status: 'failed',
+            method: null,
+            detail: failures.join(' ') || 'Cancelled.',
+            dry_run: opts.dryRun,
+          };
       if (deps.archive && !opts.dryRun) {
         const a = await deps.archive(sub);
         result.archived = a.moved;

@@ -10,7 +10,10 @@
  */
 import type { MailtoMethod, Subscription } from '../mailbox/types.ts';
 
-export type Step = { method: 'one_click'; url: string } | { method: 'mailto'; mailto: MailtoMethod } | { method: 'link'; url: string };
+export type Step =
+  | { method: 'one_click'; url: string }
+  | { method: 'mailto'; mailto: MailtoMethod }
+  | { method: 'link'; url: string };
 
 export type Plan = { skip: string } | { steps: Step[] };
 

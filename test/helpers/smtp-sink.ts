@@ -21,7 +21,11 @@ export interface SmtpSink {
   close(): Promise<void>;
 }
 
-export async function startSmtpSink(opts: { user: string; password: string; tls: 'implicit' | 'starttls' }): Promise<SmtpSink> {
+export async function startSmtpSink(opts: {
+  user: string;
+  password: string;
+  tls: 'implicit' | 'starttls';
+}): Promise<SmtpSink> {
   const sink: SmtpSink = { port: 0, messages: [], connections: 0, close: async () => {} };
   const server = new SMTPServer({
     secure: opts.tls === 'implicit',

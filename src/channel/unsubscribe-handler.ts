@@ -1,0 +1,75 @@
+/**
+ * The `unsubscribe` message: acts on this connection's last scan with the credentials it
+ * still holds in memory. Streams one `unsubscribe_result` per subscription, then
+ * `unsubscribe_done`.
+ */
+import type { Subscription } from '../mailbox/types.ts';
+import type { OutboundGuard } from '../outbound/guard.ts';
+import { createArchiver } from '../unsubscribe/archive.ts';
+import { runUnsubscribe } from '../unsubscribe/engine.ts';
+import { createMailtoSender } from '../unsubscribe/mailto.ts';
+import type { UnsubscribeMessage } from './protocol.ts';
+import type { LastScan, Send } from './session.ts';
+
+export async function handleUnsubscribe(
+  m: UnsubscribeMessage,
+  last: LastScan,
+  guard: OutboundGuard,
+  send: Send,
+  signal: AbortSignal,
+): Promise<void> {
+  const dryRun = m.dry_run ?? false;
+  const wanted: Subscription[] = [];
+  for (const id of new Set(m.ids)) {
+    const sub = last.subscriptions.get(id);
+    if (sub) wanted.push(sub);
+    else {
+      send({
+        type: 'unsubscribe_result',
+        id,
+        status: 'failed',
+        method: null,
+        detail: 'Unknown subscription: it was not found by the last scan on this connection.',
+        dry_run: dryRun,
+      });
+    }
+  }
+  const needsMail = !dryRun && wanted.some((s) => s.methods.mailto.length > 0);
+  const mailto =
+    last.smtp && (needsMail || dryRun)
+      ? createMailtoSender({
+          endpoint: last.smtp,
+          user: last.creds.user,
+          password: last.creds.password,
+          accessToken: last.creds.accessToken,
+          from: last.email,
+          guard,
+        })
+      : null;
+  const archiveTo = m.archive === 'trash' ? 'trash' : m.archive ? 'archive' : null;
+  const archiver =
+    archiveTo && !dryRun
+      ? createArchiver({ imap: last.imap, creds: last.creds, guard, uids: last.uids, to: archiveTo })
+      : null;
+  try {
+    const summary = await runUnsubscribe(
+      wanted,
+      { guard, mailto, archive: archiver ? (s) => archiver.move(s.id) : undefined },
+      { dryRun, includeFlagged: new Set(m.include_flagged ?? []), signal },
+      (r) => send({ type: 'unsubscribe_result', ...r }),
+    );
+    const unknown = m.ids.length - wanted.length;
+    summary.counts.failed += unknown;
+    send({
+      type: 'unsubscribe_done',
+      total: new Set(m.ids).size,
+      dry_run: dryRun,
+      duration_ms: summary.durationMs,
+      counts: summary.counts,
+      archived: summary.archived,
+    });
+  } finally {
+    await mailto?.close();
+    await archiver?.close();
+  }
+}

@@ -1,0 +1,226 @@
+/**
+ * Unsubscribe by mail (RFC 2369 mailto: in List-Unsubscribe): a short message from the person's
+ * own address through their own SMTP server, with the credentials the scan already holds in
+ * memory. The list can only match the request to the subscriber if it comes from the address
+ * it mails (research §4.4), so no relay of ours is involved.
+ *
+ * The SMTP host may be one a person typed, so it goes through the outbound guard once, and the
+ * pool connects to the address the guard checked while TLS still verifies the host name
+ * (the pattern of mailbox/imap-connect.ts). Outcomes are data; the password never appears in one.
+ */
+import { randomUUID } from 'node:crypto';
+import { isIP } from 'node:net';
+import nodemailer from 'nodemailer';
+import type { Endpoint } from '../mailbox/providers.ts';
+import type { MailtoMethod } from '../mailbox/types.ts';
+import type { OutboundGuard } from '../outbound/guard.ts';
+export type MailtoSenderOptions = {
+  endpoint: Endpoint;
+  user: string;
+  password?: string;
+  /** OAuth 2 access token (XOAUTH2); used instead of the password when given. */
+  accessToken?: string;
+  /** The scanned address: From and envelope sender of every message. */
+  from: string;
+  guard: OutboundGuard;
+  /** Per message, from queueing to the server's final reply; default 30 000 ms. */
+  timeoutMs?: number;
+  /** Open SMTP connections at most; default 2 (providers throttle parallel logins). */
+  maxConnections?: number;
+};
+
+export type MailtoFailure = 'blocked' | 'auth' | 'connect' | 'tls' | 'rejected' | 'timeout';
+
+export type MailtoResult = { ok: true; detail: string } | { ok: false; reason: MailtoFailure; detail: string };
+
+export type MailtoSender = {
+  send(m: MailtoMethod): Promise<MailtoResult>;
+  close(): Promise<void>;
+};
+
+export const DEFAULT_SUBJECT = 'unsubscribe';
+export const DEFAULT_BODY = 'Please unsubscribe me from this list.';
+
+type Transport = ReturnType<typeof nodemailer.createTransport>;
+type Ready = { ok: true; transport: Transport } | { ok: false; result: MailtoResult };
+
+export function createMailtoSender(opts: MailtoSenderOptions): MailtoSender {
+  const { endpoint, user, from, guard, timeoutMs = 30_000, maxConnections = 2 } = opts;
+  const where = `${endpoint.host}:${endpoint.port}`;
+  const describe = describer({ where, user, oauth: !!opts.accessToken, timeoutMs, secrets: secretsOf(opts) });
+  let ready: Promise<Ready> | null = null;
+  // After the server refused the sign-in, further sends do not try again: a bulk unsubscribe
+  // repeating a wrong password is how an account gets locked.
+  let refusedSignIn: MailtoResult | null = null;
+  let closed = false;
+
+  /** Resolve and check the host once; every later send reuses the verdict and the pool. */
+  async function prepare(): Promise<Ready> {
+    const resolved = await guard.resolve(endpoint.host, endpoint.port);
+    if (!resolved.ok) {
+      if (resolved.reason === 'dns') {
+        ready = null; // a DNS hiccup is not a verdict on the host: the next send asks again
+        return fail('connect', `Could not connect to ${where} (host not found).`);
+      }
+      return fail('blocked', `${where} is a private or reserved address and is not reachable from here.`);
+    }
+    const transport = nodemailer.createTransport({
+      pool: true,
+      maxConnections,
+      // Unsubscribe mails go out in bulk; a burst of logins and messages is what gets an
+      // account throttled or flagged, so stay well under provider limits.
+      rateLimit: 10,
+      rateDelta: 1000,
+      // A pooled connection the server dropped while idle is retried once, not five times.
+      maxRequeues: 1,
+      host: resolved.address,
+      port: endpoint.port,
+      secure: endpoint.tls === 'implicit',
+      // RFC 8314: credentials only ever travel over TLS, so STARTTLS is required, not opportunistic
+      // (a server that does not offer it gets no AUTH at all).
+      requireTLS: endpoint.tls === 'starttls',
+      // Connect to the checked address, verify the certificate against the name the person chose.
+      servername: isIP(endpoint.host) ? undefined : endpoint.host,
+      tls: {
+        servername: isIP(endpoint.host) ? undefined : endpoint.host,
+        rejectUnauthorized: true,
+        minVersion: 'TLSv1.2',
+      },
+      auth: opts.accessToken
+        ? { type: 'OAuth2', user, accessToken: opts.accessToken }
+        : { user, pass: opts.password ?? '' },
+      connectionTimeout: timeoutMs,
+      greetingTimeout: timeoutMs,
+      socketTimeout: timeoutMs,
+      // Messages and SMTP traffic hold personal data and the AUTH exchange: never logged.
+      logger: false,
+      debug: false,
+      disableFileAccess: true,
+      disableUrlAccess: true,
+    });
+    transport.on('error', () => {}); // failures reach each send's callback; an unhandled event would crash
+    return { ok: true, transport };
+  }
+
+  async function send(m: MailtoMethod): Promise<MailtoResult> {
+    if (closed) throw new Error('mailto sender used after close()');
+    ready ??= prepare();
+    const r = await ready;
+    if (!r.ok) return r.result;
+    if (refusedSignIn) return refusedSignIn;
+    try {
+      await r.transport.sendMail({
+        from,
+        // MailtoMethod carries one recipient and no cc/bcc by construction: parseMailto refuses
+        // any `to`, `cc` or `bcc` hfield (research §4.4). The envelope is set explicitly so
+        // nothing but that one address is ever a recipient.
+        to: m.to,
+        envelope: { from, to: [m.to] },
+        // RFC 6068 §2: of the hfields only subject and body are honoured (§3 lets a client skip
+        // the rest). They are already percent-decoded, so a '+' is a plus, never a space.
+        subject: m.subject ?? DEFAULT_SUBJECT,
+        text: m.body ?? DEFAULT_BODY,
+        // RFC 5322 §3.6.4 asks for a Message-ID. No Auto-Submitted header: RFC 3834 §5.1 means
+        // auto-generated for mail an automatic process decided to send; a person asked for this
+        // one, and list software that ignores automated mail (RFC 3834 §2) must not skip it.
+        messageId: `<${randomUUID()}@${from.slice(from.lastIndexOf('@') + 1)}>`,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      return { ok: true, detail: `An unsubscribe email was sent from ${from} to ${m.to}.` };
+    } catch (err) {
+      const result: MailtoResult = { ok: false, ...describe(err) };
+      if (result.reason === 'auth') refusedSignIn = result;
+      return result;
+    }
+  }
+
+  async function close(): Promise<void> {
+    closed = true;
+    const r = await ready;
+    if (r?.ok) r.transport.close();
+  }
+
+  return { send, close };
+}
+
+function fail(reason: MailtoFailure, detail: string): Ready {
+  return { ok: false, result: { ok: false, reason, detail } };
+}
+
+type ErrorContext = { where: string; user: string; oauth: boolean; timeoutMs: number; secrets: string[] };
+type SmtpError = {
+  code?: string;
+  originalCode?: string;
+  responseCode?: number;
+  command?: string;
+  response?: string;
+  message?: string;
+};
+
+const AUTH_CODES = new Set(['EAUTH', 'ENOAUTH', 'EOAUTH2']);
+const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|ERR_SSL|HOSTNAME|ALTNAME/;
+
+/** nodemailer error → a reason and a sentence. Only the server's own reply text is quoted. */
+function describer(ctx: ErrorContext) {
+  return (err: unknown): { reason: MailtoFailure; detail: string } => {
+    const e = (err ?? {}) as SmtpError;
+    const code = e.code ?? '';
+    const system = e.originalCode ?? '';
+    if (AUTH_CODES.has(code)) {
+      return {
+        reason: 'auth',
+        detail: ctx.oauth
+          ? `${ctx.where} refused the sign-in token for ${ctx.user}; sign in again.`
+          : `${ctx.where} refused the sign-in for ${ctx.user}. Check the address and use an app password, not your usual password.`,
+      };
+    }
+    // EABORT is our own per-message deadline (the AbortSignal passed to sendMail).
+    if (code === 'ETIMEDOUT' || code === 'EABORT') {
+      const s = ctx.timeoutMs / 1000;
+      return { reason: 'timeout', detail: `${ctx.where} did not answer within ${s} second${s === 1 ? '' : 's'}.` };
+    }
+    if (/STARTTLS/.test(e.message ?? '')) {
+      return {
+        reason: 'tls',
+        detail: `${ctx.where} did not offer STARTTLS, so nothing was sent (not even the password).`,
+      };
+    }
+    if (code === 'ETLS' || TLS_CODES.test(system) || /certificate/i.test(e.message ?? '')) {
+      return { reason: 'tls', detail: `The certificate of ${ctx.where} could not be verified, so nothing was sent.` };
+    }
+    // RFC 5321 §4.2.1: 5yz is a permanent refusal, 4yz a temporary one; either way not sent now.
+    if ((e.responseCode ?? 0) >= 400 || code === 'EENVELOPE' || code === 'EMESSAGE') {
+      const reply = serverText(e.response ?? e.message ?? '', ctx.secrets);
+      const when = (e.responseCode ?? 0) >= 500 ? 'refused' : 'temporarily refused';
+      return { reason: 'rejected', detail: `${ctx.where} ${when} the message (${reply}).` };
+    }
+    const why =
+      system === 'ECONNREFUSED'
+        ? 'connection refused'
+        : system === 'ECONNRESET' || code === 'ECONNECTION'
+          ? 'the server closed the connection'
+          : 'network error';
+    return { reason: 'connect', detail: `Could not connect to ${ctx.where} (${why}).` };
+  };
+}
+
+/**
+ * The password and token as they could come back in a hostile server's reply: verbatim, and as
+ * the base64 that AUTH PLAIN, AUTH LOGIN and XOAUTH2 put on the wire.
+ */
+function secretsOf(opts: MailtoSenderOptions): string[] {
+  const b64 = (s: string) => Buffer.from(s).toString('base64');
+  const out: string[] = [];
+  if (opts.password) out.push(opts.password, b64(opts.password), b64(`\0${opts.user}\0${opts.password}`));
+  if (opts.accessToken) {
+    out.push(opts.accessToken, b64(`user=${opts.user}\x01auth=Bearer ${opts.accessToken}\x01\x01`));
+  }
+  return out.sort((a, b) => b.length - a.length);
+}
+
+/** The first line of a server reply, without controls, secrets redacted, at most 200 chars. */
+function serverText(text: string, secrets: string[]): string {
+  let line = (text.split(/\r?\n/)[0] ?? '').replace(/\p{Cc}/gu, ' ').trim();
+  for (const s of secrets) line = line.split(s).join('[redacted]');
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line || 'no reason given';
+}
