@@ -79,6 +79,13 @@ export async function runUnsubscribe(
 
   async function attempt(step: Step): Promise<Omit<UnsubscribeResult, 'id' | 'dry_run'> | { failed: string }> {
     if (step.method === 'link') {
+      // We never open the link, but we will not hand a person a link into a private
+      // network either (clicking it would reach their own router or a metadata service).
+      const url = deps.guard.checkUrl(step.url);
+      const where = url.ok ? await deps.guard.resolve(url.url.hostname, Number(url.url.port) || 443) : url;
+      // A name that does not resolve here is still offered: the person's own network decides.
+      if (!where.ok && where.reason !== 'dns')
+        return { failed: 'the unsubscribe link points to a private or invalid address, so it is not offered' };
       return {
         status: 'open_link',
         method: 'link',

@@ -16,6 +16,7 @@ import { connectWs, type Msg, type WsClient } from '../helpers/ws-client.ts';
 const ORIGIN = 'http://127.0.0.1:3999';
 const USER = 'dana@example.test';
 const PASSWORD = 'app-password-123';
+const OTHER = 'eve@example.test';
 
 let dovecot: Dovecot;
 let target: HttpsTarget;
@@ -50,8 +51,12 @@ before(async () => {
     ...listMessages({ from: 'meta@ssrf.example', oneClick: 'https://169.254.169.254/latest/meta-data/' }),
   ];
   const junk = listMessages({ from: 'spam@junk.example', oneClick: `${o}/u/junk` });
+  const lists = listMessages({ from: 'weekly@moved.example', oneClick: `${o}/u/moved` });
   dovecot = await startDovecot({
-    users: [{ user: USER, password: PASSWORD, mailboxes: { INBOX: inbox, Junk: junk } }],
+    users: [
+      { user: USER, password: PASSWORD, mailboxes: { INBOX: inbox, Junk: junk } },
+      { user: OTHER, password: PASSWORD, mailboxes: { Lists: lists } },
+    ],
   });
   t = await startTestApp({
     env: {
@@ -158,11 +163,13 @@ describe('unsubscribing over /ws', () => {
     // a failed one-click falls back to mailto and says so
     assert.equal(r('sale@broken.example').status, 'email_sent');
     assert.match(r('sale@broken.example').detail, /500/);
-    // a redirect is not followed: failed
-    assert.equal(r('x@redirect.example').status, 'failed');
+    // a redirect is not followed; the person gets the link to open instead
+    assert.equal(r('x@redirect.example').status, 'open_link');
+    assert.match(r('x@redirect.example').detail, /302/);
     assert.equal(target.seen.filter((s) => s.url === '/elsewhere').length, 0);
-    // a metadata address is refused without a connection
+    // a metadata address is refused without a connection, and not offered as a link either
     assert.equal(r('meta@ssrf.example').status, 'failed');
+    assert.equal(r('meta@ssrf.example').url, undefined);
     assert.match(r('meta@ssrf.example').detail, /private|reserved|not contacted|refused/i);
     // the id from nowhere
     assert.equal(byId.get('not-from-this-scan')!.status, 'failed');
@@ -185,7 +192,7 @@ describe('unsubscribing over /ws', () => {
     assert.ok(inbox && archive);
     assert.equal(archive.messages, done.archived);
     assert.equal(inbox.messages, 7 * 3 - done.archived);
-    assert.deepEqual(done.counts, { unsubscribed: 1, email_sent: 2, open_link: 1, skipped: 2, failed: 3 });
+    assert.deepEqual(done.counts, { unsubscribed: 1, email_sent: 2, open_link: 2, skipped: 2, failed: 2 });
     await c.close();
   });
 
@@ -196,6 +203,53 @@ describe('unsubscribing over /ws', () => {
     const { byId } = await results(c, 1);
     assert.equal(byId.get(forged)!.status, 'unsubscribed');
     assert.equal(target.seen.filter((s) => s.url === '/u/forged').length, 1);
+    await c.close();
+  });
+});
+
+describe('archiving when the mailbox changed since the scan', () => {
+  test('a folder whose UIDVALIDITY changed is left alone, and the result says why', async () => {
+    const c = await connectWs(wsUrl, ORIGIN);
+    await c.next('ready');
+    c.send({
+      type: 'scan',
+      provider: 'custom',
+      email: OTHER,
+      password: PASSWORD,
+      host: '127.0.0.1',
+      port: dovecot.imapsPort,
+      tls: 'implicit',
+      mailboxes: ['Lists'],
+    });
+    await c.next('done', 30_000);
+    const sub = c.all('subscription').at(-1)!.subscription;
+
+    // Recreate the folder with the same messages: same UIDs, new UIDVALIDITY (RFC 3501 §2.3.1.1).
+    const imap = new ImapFlow({
+      host: '127.0.0.1',
+      port: dovecot.imapsPort,
+      secure: true,
+      auth: { user: OTHER, pass: PASSWORD },
+      logger: false,
+    });
+    await imap.connect();
+    const lock = await imap.getMailboxLock('Lists');
+    const raws: Buffer[] = [];
+    for await (const m of imap.fetch('1:*', { source: true })) if (m.source) raws.push(m.source);
+    lock.release();
+    await imap.mailboxDelete('Lists');
+    await imap.mailboxCreate('Lists');
+    for (const raw of raws) await imap.append('Lists', raw);
+
+    c.send({ type: 'unsubscribe', ids: [sub.id], archive: true });
+    const r = await c.next('unsubscribe_result', 30_000);
+    assert.equal(r.status, 'unsubscribed');
+    assert.equal(r.archived, 0);
+    assert.match(r.detail, /changed since the scan/);
+    const after = await imap.status('Lists', { messages: true });
+    assert.ok(after);
+    assert.equal(after.messages, raws.length);
+    await imap.logout();
     await c.close();
   });
 });
