@@ -66,7 +66,7 @@ export function createArchiver(opts: {
           continue;
         }
         const r = await s.client.messageMove(sequenceSet([...uids].sort((a, b) => a - b)), s.dest, { uid: true });
-        moved += r && r.uidMap ? r.uidMap.size : r ? uids.length : 0;
+        moved += r ? (r.uidMap?.size ?? uids.length) : 0;
       } finally {
         lock.release();
       }
