@@ -30,16 +30,16 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(
-  opts: {
+export type StartOptions = {
     env?: Record<string, string>;
     databaseUrl?: string;
     runtime?: RuntimeOptions;
     /** a catalog of the test's own (e.g. records whose links point at a loopback server) */
     catalog?: Catalog;
     setup?: (app: FastifyInstance) => void;
-  } = {},
-): Promise<TestApp> {
+};
+
+export async function startTestApp(opts: StartOptions = {}): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: 'info', ...opts.env });
   const logs: string[] = [];
   const sink = new Writable({

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from '../../../test/helpers/app.ts';
+import { ENGINES, startAppOn } from '../../../test/helpers/engines.ts';
 import { type LlmStub, startLlmStub } from '../../../test/helpers/llm-stub.ts';
 import { createTestDatabase } from '../../../test/helpers/postgres.ts';
 
@@ -13,78 +14,83 @@ const guide = (t: TestApp, payload: unknown, ip = '198.51.100.20') =>
     remoteAddress: ip,
   });
 
-describe('POST /api/v1/guide with the offline writer', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp({ runtime: { worker: false } });
-  });
-  after(() => t.close());
+for (const engine of ENGINES) {
+  describe(`offline guide on ${engine}`, () => {
+    describe('POST /api/v1/guide with the offline writer', () => {
+      let t: TestApp;
+      before(async () => {
+        t = await startAppOn(engine, { runtime: { worker: false } });
+      });
+      after(() => t.close());
 
-  test('answers entry, steps, traps, explanation and source_url', async () => {
-    const res = await guide(t, { slug: 'netflix' });
-    assert.equal(res.statusCode, 200);
-    const { code, data } = res.json();
-    assert.equal(code, '0');
-    assert.equal(data.entry, 'Netflix');
-    assert.ok(data.steps.length >= 2);
-    assert.ok(Array.isArray(data.traps));
-    assert.ok(data.explanation.length > 20);
-    assert.ok(new URL(data.source_url).hostname.endsWith('netflix.com'));
-    assert.equal(data.tone, 'neutral');
-    assert.equal(data.writer, 'template');
-  });
+      test('answers entry, steps, traps, explanation and source_url', async () => {
+        const res = await guide(t, { slug: 'netflix' });
+        assert.equal(res.statusCode, 200);
+        const { code, data } = res.json();
+        assert.equal(code, '0');
+        assert.equal(data.entry, 'Netflix');
+        assert.ok(data.steps.length >= 2);
+        assert.ok(Array.isArray(data.traps));
+        assert.ok(data.explanation.length > 20);
+        assert.ok(new URL(data.source_url).hostname.endsWith('netflix.com'));
+        assert.equal(data.tone, 'neutral');
+        assert.equal(data.writer, 'template');
+      });
 
-  test('tones change the wording materially', async () => {
-    const texts: Record<string, string> = {};
-    for (const tone of ['neutral', 'reassuring', 'terse']) {
-      const { data } = (await guide(t, { slug: 'planet-fitness', options: { tone } })).json();
-      assert.equal(data.tone, tone);
-      texts[tone] = data.explanation;
-    }
-    assert.notEqual(texts.neutral, texts.reassuring);
-    assert.notEqual(texts.neutral, texts.terse);
-    assert.ok(texts.terse!.length < texts.reassuring!.length / 2);
-  });
+      test('tones change the wording materially', async () => {
+        const texts: Record<string, string> = {};
+        for (const tone of ['neutral', 'reassuring', 'terse']) {
+          const { data } = (await guide(t, { slug: 'planet-fitness', options: { tone } })).json();
+          assert.equal(data.tone, tone);
+          texts[tone] = data.explanation;
+        }
+        assert.notEqual(texts.neutral, texts.reassuring);
+        assert.notEqual(texts.neutral, texts.terse);
+        assert.ok(texts.terse!.length < texts.reassuring!.length / 2);
+      });
 
-  test('a locale is served in that language and the response says which', async () => {
-    const de = (await guide(t, { slug: 'netflix', options: { locale: 'de-AT' } })).json().data;
-    assert.equal(de.locale, 'de');
-    assert.equal(de.steps_locale, 'en');
-    const en = (await guide(t, { slug: 'netflix' })).json().data;
-    assert.notEqual(de.explanation, en.explanation);
-    const pt = (await guide(t, { slug: 'netflix', options: { locale: 'pt-BR' } })).json().data;
-    assert.equal(pt.locale, 'en');
-  });
+      test('a locale is served in that language and the response says which', async () => {
+        const de = (await guide(t, { slug: 'netflix', options: { locale: 'de-AT' } })).json().data;
+        assert.equal(de.locale, 'de');
+        assert.equal(de.steps_locale, 'en');
+        const en = (await guide(t, { slug: 'netflix' })).json().data;
+        assert.notEqual(de.explanation, en.explanation);
+        const pt = (await guide(t, { slug: 'netflix', options: { locale: 'pt-BR' } })).json().data;
+        assert.equal(pt.locale, 'en');
+      });
 
-  for (const [options, field] of [
-    [{ tone: 'loud' }, 'body.options.tone'],
-    [{ locale: 'not a locale!' }, 'body.options.locale'],
-    [{ locale: 42 }, 'body.options.locale'],
-  ] as const) {
-    test(`invalid ${JSON.stringify(options)} is 400 naming ${field}`, async () => {
-      const res = await guide(t, { slug: 'netflix', options });
-      assert.equal(res.statusCode, 400);
-      assert.equal(res.json().code, 'INVALID_REQUEST');
-      assert.ok(res.json().message.includes(field), res.json().message);
+      for (const [options, field] of [
+        [{ tone: 'loud' }, 'body.options.tone'],
+        [{ locale: 'not a locale!' }, 'body.options.locale'],
+        [{ locale: 42 }, 'body.options.locale'],
+      ] as const) {
+        test(`invalid ${JSON.stringify(options)} is 400 naming ${field}`, async () => {
+          const res = await guide(t, { slug: 'netflix', options });
+          assert.equal(res.statusCode, 400);
+          assert.equal(res.json().code, 'INVALID_REQUEST');
+          assert.ok(res.json().message.includes(field), res.json().message);
+        });
+      }
+
+      test('an unknown slug is 404', async () => {
+        const res = await guide(t, { slug: 'nope' });
+        assert.equal(res.statusCode, 404);
+        assert.equal(res.json().code, 'NOT_FOUND');
+      });
+
+      test('20 per minute per client IP, then 429 with Retry-After and RateLimit headers', async () => {
+        for (let i = 0; i < 20; i++)
+          assert.equal((await guide(t, { slug: 'netflix' }, '198.51.100.99')).statusCode, 200);
+        const refused = await guide(t, { slug: 'netflix' }, '198.51.100.99');
+        assert.equal(refused.statusCode, 429);
+        assert.equal(refused.json().code, 'RATE_LIMITED');
+        assert.ok(Number(refused.headers['retry-after']) >= 1);
+        assert.equal(refused.headers['ratelimit-limit'], '20');
+        assert.equal(refused.headers['ratelimit-policy'], '20;w=60');
+      });
     });
-  }
-
-  test('an unknown slug is 404', async () => {
-    const res = await guide(t, { slug: 'nope' });
-    assert.equal(res.statusCode, 404);
-    assert.equal(res.json().code, 'NOT_FOUND');
   });
-
-  test('20 per minute per client IP, then 429 with Retry-After and RateLimit headers', async () => {
-    for (let i = 0; i < 20; i++) assert.equal((await guide(t, { slug: 'netflix' }, '198.51.100.99')).statusCode, 200);
-    const refused = await guide(t, { slug: 'netflix' }, '198.51.100.99');
-    assert.equal(refused.statusCode, 429);
-    assert.equal(refused.json().code, 'RATE_LIMITED');
-    assert.ok(Number(refused.headers['retry-after']) >= 1);
-    assert.equal(refused.headers['ratelimit-limit'], '20');
-    assert.equal(refused.headers['ratelimit-policy'], '20;w=60');
-  });
-});
+}
 
 describe('POST /api/v1/guide with a model (OpenAI-compatible stub)', () => {
   let stub: LlmStub;
