@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the test suite talks to when they are missing (runs as
-# npm's `pretest`, and from .ci/run): Dovecot (the real IMAP server of the scan tests)
-# and openssl (the tests' private CA). Needs root for apt-get; otherwise it says what
+# npm's `pretest`, and from .ci/run): Dovecot (the real IMAP server of the scan tests),
+# openssl (the tests' private CA) and Chromium (the browser tests drive Debian's build
+# through playwright-core; no browser is ever downloaded). Needs root for apt-get; otherwise it says what
 # to install and stops.
 set -euo pipefail
 
 missing=()
 [ -x /usr/sbin/dovecot ] || missing+=(dovecot-imapd)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 
