@@ -35,10 +35,14 @@ export function runMain(env: Record<string, string>): {
   return { child, stdout, stderr, exited };
 }
 
-export async function startServer(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
+export async function startServer(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
   const { child, stdout, stderr, exited } = runMain(env);
   const url = await new Promise<string>((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`server did not start: ${stderr.join('')}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      // Never leave a half-started service behind: its pipes would keep the test alive.
+      child.kill('SIGKILL');
+      rej(new Error(`server did not start within ${timeoutMs} ms: ${stderr.join('')}`));
+    }, timeoutMs);
     const poll = setInterval(() => {
       const line = stdout.find((l) => l.includes('optout is listening'));
       if (line) {
