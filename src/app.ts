@@ -16,6 +16,7 @@ import { corsForPublicApi, installPlumbing } from './http/plumbing.ts';
 import { linkCheckRoutes } from './linkcheck/routes.ts';
 import type { Runtime } from './runtime.ts';
 import type { Db } from './storage/index.ts';
+import { isPagePath, notFoundPage } from './web/not-found.ts';
 import { webRoutes } from './web/pages.ts';
 
 export interface AppDeps {
@@ -38,13 +39,16 @@ export async function buildApp({ config, db, catalog, logger, runtime }: AppDeps
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
 
-  await installPlumbing(app, { https: config.baseUrl.startsWith('https:') });
+  await installPlumbing(app, {
+    https: config.baseUrl.startsWith('https:'),
+    pageNotFound: { isPagePath, render: notFoundPage },
+  });
   await registerOpenApi(app, config);
 
   await app.register(
     async (api) => {
       await corsForPublicApi(api);
-      await api.register(catalogRoutes, { catalog, db });
+      await api.register(catalogRoutes, { catalog, states: runtime.states });
       await api.register(analyzerRoutes, { catalog });
       await api.register(guideRoutes, { catalog, guides: runtime.guides, limit: runtime.limits.guide });
       await api.register(linkCheckRoutes, { catalog, queue: runtime.queue, limit: runtime.limits.linkCheck });
@@ -60,7 +64,7 @@ export async function buildApp({ config, db, catalog, logger, runtime }: AppDeps
     settings: runtime.channel,
   });
   openApiRoute(app);
-  await webRoutes(app, { config, catalog });
+  await webRoutes(app, { config, catalog, db });
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   return app;
 }

@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { Catalog } from './catalog/load.ts';
+import { createServiceStates, type ServiceStates } from './catalog/states.ts';
 import { type ChannelSettings, DEFAULT_CHANNEL_SETTINGS } from './channel/ws-route.ts';
 import type { Config } from './config.ts';
 import { createGuideService, type GuideService } from './guidance/guide/service.ts';
@@ -29,6 +30,8 @@ export interface Runtime {
   guides: GuideService;
   quota: ScanQuota;
   channel: ChannelSettings;
+  /** link-check state of every service, in memory for the catalog API */
+  states: ServiceStates;
   close(): Promise<void>;
 }
 
@@ -36,6 +39,8 @@ export interface RuntimeOptions {
   queueTiming?: QueueTiming;
   /** run link checks in this process (default true) */
   worker?: boolean;
+  /** link checks run at once by this process's worker (default 4 on PGlite, 8 on PostgreSQL) */
+  linkCheckConcurrency?: number;
   linkCheckTimeoutMs?: number;
   channel?: Partial<ChannelSettings>;
 }
@@ -46,6 +51,7 @@ export async function createRuntime(
 ): Promise<Runtime> {
   const { config, db, catalog, logger } = deps;
   const guard = createOutboundGuard({ allowHosts: config.outboundAllowHosts });
+  const states = createServiceStates(db);
   const queue = await openQueue(db, logger, opts.queueTiming ?? DEFAULT_TIMING);
   if (opts.worker !== false) {
     await queue.work(
@@ -56,7 +62,9 @@ export async function createRuntime(
         logger,
         userAgent: `optout-linkcheck/1.0 (+${config.baseUrl}/docs)`,
         timeoutMs: opts.linkCheckTimeoutMs,
+        onRecorded: () => states.invalidate(),
       }),
+      opts.linkCheckConcurrency,
     );
   }
   const llm = createLlmClient(config.llm);
@@ -72,6 +80,7 @@ export async function createRuntime(
     guard,
     guides,
     quota,
+    states,
     channel: { ...DEFAULT_CHANNEL_SETTINGS, ...opts.channel },
     limits: { guide: createRateLimit(db, LIMITS.guide), linkCheck: createRateLimit(db, LIMITS.linkCheck) },
     queue,

@@ -10,6 +10,8 @@ export interface SearchKeys {
   aliases: string[];
   /** domains, and each domain's first label ("netflix" for netflix.com) */
   domains: string[];
+  /** name, aliases and domains joined by spaces: a query (word) not in here matches nothing */
+  hay: string;
 }
 
 /** NFKD, drop combining marks, lower-case, every run of other characters → one space. */
@@ -25,40 +27,60 @@ export function normalize(s: string): string {
 
 export function searchKeys(r: ServiceRecord): SearchKeys {
   const domains = [...r.domains.web, ...r.domains.email];
-  return {
+  const keys = {
     name: normalize(r.name),
     aliases: r.aliases.map(normalize),
     domains: [...new Set([...domains, ...domains.map((d) => d.split('.').at(-2) ?? d)])],
   };
+  return { ...keys, hay: [keys.name, ...keys.aliases, ...keys.domains].join(' ') };
 }
 
-const startsWord = (hay: string, needle: string) => hay.startsWith(needle) || hay.includes(` ${needle}`);
+/** A normalized query with what every entry's score needs, computed once per search. */
+interface Query {
+  q: string;
+  /** " q": a word of a key begins with q */
+  spaced: string;
+  /** the words, when there are several */
+  words: { w: string; spaced: string }[] | null;
+}
+
+function prepare(q: string): Query {
+  const words = q.split(' ');
+  return { q, spaced: ` ${q}`, words: words.length > 1 ? words.map((w) => ({ w, spaced: ` ${w}` })) : null };
+}
+
+const startsWord = (hay: string, needle: string, spaced: string) => hay.startsWith(needle) || hay.includes(spaced);
 
 /** 0 means no match; higher is better. */
 export function score(keys: SearchKeys, q: string): number {
+  return scoreQuery(keys, prepare(q));
+}
+
+function scoreQuery(keys: SearchKeys, { q, spaced, words }: Query): number {
+  // Every tier below needs q, or each of its words, inside one of the keys: most entries stop here.
+  if (words ? !words.every(({ w }) => keys.hay.includes(w)) : !keys.hay.includes(q)) return 0;
   if (keys.name === q) return 100;
   if (keys.aliases.includes(q) || keys.domains.includes(q)) return 90;
   if (keys.name.startsWith(q)) return 80;
-  if (startsWord(keys.name, q)) return 70;
+  if (startsWord(keys.name, q, spaced)) return 70;
   if (keys.aliases.some((a) => a.startsWith(q)) || keys.domains.some((d) => d.startsWith(q))) return 60;
-  if (keys.aliases.some((a) => startsWord(a, q))) return 55;
+  if (keys.aliases.some((a) => startsWord(a, q, spaced))) return 55;
   if (keys.name.includes(q)) return 50;
   if (keys.aliases.some((a) => a.includes(q)) || keys.domains.some((d) => d.includes(q))) return 40;
   // Several words: every word must begin a word somewhere in the keys.
-  const words = q.split(' ');
-  if (words.length > 1) {
-    const hay = [keys.name, ...keys.aliases, ...keys.domains].join(' ');
-    if (words.every((w) => startsWord(hay, w))) return 30;
-  }
+  if (words?.every(({ w, spaced }) => startsWord(keys.hay, w, spaced))) return 30;
   return 0;
 }
 
 export function search<T extends { keys: SearchKeys }>(entries: readonly T[], rawQuery: string): T[] {
   const q = normalize(rawQuery);
   if (!q) return [...entries];
-  return entries
-    .map((e, i) => ({ e, i, s: score(e.keys, q) }))
-    .filter((x) => x.s > 0)
-    .sort((a, b) => b.s - a.s || a.i - b.i)
-    .map((x) => x.e);
+  const query = prepare(q);
+  const hits: { e: T; i: number; s: number }[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i]!;
+    const s = scoreQuery(e.keys, query);
+    if (s > 0) hits.push({ e, i, s });
+  }
+  return hits.sort((a, b) => b.s - a.s || a.i - b.i).map((x) => x.e);
 }

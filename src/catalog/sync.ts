@@ -8,9 +8,17 @@ import type { Catalog } from './load.ts';
 
 export const syncedStateQuery =
   'select slug, link_status, last_verified from service_state where slug = any($1::text[])';
+export const allStatesQuery = 'select slug, link_status, last_verified from service_state';
 
 export async function syncCatalog(db: Db, catalog: Catalog): Promise<void> {
-  const rows = catalog.entries.map((e) => ({ slug: e.record.slug, version: e.version, record: e.record }));
+  // Most starts find every record as it was: compare versions first and send only what changed
+  // (sending all records costs a few hundred ms on PGlite, even when nothing is written).
+  const stored = await db.query<{ slug: string; version: string }>('select slug, version from services');
+  const versions = new Map(stored.rows.map((r) => [r.slug, r.version]));
+  const rows = catalog.entries
+    .filter((e) => versions.get(e.record.slug) !== e.version)
+    .map((e) => ({ slug: e.record.slug, version: e.version, record: e.record }));
+  if (!rows.length) return;
   await db.query(
     `insert into services (slug, version, record)
      select x.slug, x.version, x.record from jsonb_to_recordset($1::jsonb) as x(slug text, version text, record jsonb)

@@ -5,20 +5,21 @@ import type { z } from 'zod';
 import type { Db } from '../storage/index.ts';
 import type { LinkStatus, ServiceDetail, ServiceListItem } from './api-schemas.ts';
 import type { CatalogEntry } from './load.ts';
-import { syncedStateQuery } from './sync.ts';
+import { allStatesQuery, syncedStateQuery } from './sync.ts';
 
 export interface ServiceState {
   link_status: z.infer<typeof LinkStatus> | null;
   last_verified: string | null;
 }
 
-export async function readStates(db: Db, slugs: string[]): Promise<Map<string, ServiceState>> {
-  if (!slugs.length) return new Map();
+/** The state of these services, or of every service that has one when `slugs` is null. */
+export async function readStates(db: Db, slugs: string[] | null): Promise<Map<string, ServiceState>> {
+  if (slugs && !slugs.length) return new Map();
   const { rows } = await db.query<{
     slug: string;
     link_status: ServiceState['link_status'];
     last_verified: Date | string | null;
-  }>(syncedStateQuery, [slugs]);
+  }>(slugs ? syncedStateQuery : allStatesQuery, slugs ? [slugs] : []);
   return new Map(
     rows.map((r) => [
       r.slug,

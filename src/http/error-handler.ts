@@ -1,7 +1,8 @@
 /**
  * Maps every failure to the envelope and the error catalog: our ApiErrors, Fastify's
  * own (bad JSON, wrong content type, oversize body), zod validation (the message names
- * the field), and anything unexpected as INTERNAL without internals. Never HTML.
+ * the field), and anything unexpected as INTERNAL without internals. Never HTML — except
+ * a 404 for a page path a browser navigated to, which gets the page the web layer renders.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -37,7 +38,12 @@ const BY_STATUS: Partial<Record<number, ErrorCode>> = {
   429: 'RATE_LIMITED',
 };
 
-export function installErrorHandling(app: FastifyInstance) {
+export interface ErrorHandlingOptions {
+  /** the HTML 404 for browser page paths; API, channel and discovery paths stay JSON */
+  pageNotFound?: { isPagePath(path: string): boolean; render(path: string): string };
+}
+
+export function installErrorHandling(app: FastifyInstance, opts: ErrorHandlingOptions = {}) {
   app.setErrorHandler((err: FastifyError & { validationContext?: string }, req: FastifyRequest, reply) => {
     if (err instanceof ApiError) return send(reply, err.code, err.message, err.headers);
     if (err.validation) return send(reply, 'INVALID_REQUEST', describeValidation(err));
@@ -56,7 +62,16 @@ export function installErrorHandling(app: FastifyInstance) {
     return send(reply, 'INTERNAL', 'internal error; the request was not completed');
   });
 
-  app.setNotFoundHandler((req, reply) =>
-    send(reply, 'NOT_FOUND', `no route for ${req.method} ${req.url.split('?')[0]}`),
-  );
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0]!;
+    const pages = opts.pageNotFound;
+    if (pages && (req.method === 'GET' || req.method === 'HEAD') && pages.isPagePath(path)) {
+      return reply
+        .code(404)
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(pages.render(path));
+    }
+    return send(reply, 'NOT_FOUND', `no route for ${req.method} ${path}`);
+  });
 }

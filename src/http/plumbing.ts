@@ -3,19 +3,20 @@
  * bodies. CORS is opened per public scope (see corsForPublicApi).
  */
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { installErrorHandling } from './error-handler.ts';
+import { type ErrorHandlingOptions, installErrorHandling } from './error-handler.ts';
+import { securityHeaders } from './security-headers.ts';
 
-export async function installPlumbing(app: FastifyInstance, opts: { https: boolean }) {
+export async function installPlumbing(app: FastifyInstance, opts: { https: boolean } & ErrorHandlingOptions) {
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  installErrorHandling(app);
+  app.setSerializerCompiler(memoizingSerializerCompiler);
+  installErrorHandling(app, opts);
   // Only JSON bodies are accepted (interface.md §4.5 rule 1); without a text parser a
   // text/plain POST is refused with 415 instead of reaching validation as a string.
   app.removeContentTypeParser(['text/plain']);
-  await app.register(helmet, {
+  // helmet's headers, computed once (see security-headers.ts), on every response.
+  const headers = securityHeaders({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -34,7 +35,31 @@ export async function installPlumbing(app: FastifyInstance, opts: { https: boole
     hsts: opts.https,
     crossOriginResourcePolicy: { policy: 'cross-origin' },
   });
+  app.addHook('onRequest', (_req, reply, done) => {
+    reply.headers(headers);
+    done();
+  });
 }
+
+/**
+ * zod's serializer (validate against the response schema, then JSON.stringify), remembering its
+ * output for frozen values: a route that answers many requests with one frozen object (the
+ * catalog routes do, per record and link state) validates and serializes it once. Frozen is
+ * the route's promise that the value will not change.
+ */
+const memoizingSerializerCompiler: typeof serializerCompiler = (route) => {
+  const serialize = serializerCompiler(route);
+  const memo = new WeakMap<object, string>();
+  return (data: unknown) => {
+    if (typeof data !== 'object' || data === null || !Object.isFrozen(data)) return serialize(data);
+    let json = memo.get(data);
+    if (json === undefined) {
+      json = serialize(data);
+      memo.set(data, json);
+    }
+    return json;
+  };
+};
 
 /** The public API is read by anyone's pages: CORS for every origin, no credentials. */
 export async function corsForPublicApi(scope: FastifyInstance) {

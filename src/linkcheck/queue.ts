@@ -5,6 +5,12 @@
  * service is queued or running, a new request joins it instead of queueing another.
  * Jobs live in the database, so a crash mid-check is survived: the heartbeat lapses,
  * the supervisor retries the job, and a restarted worker completes it.
+ *
+ * Checks are network-bound (a page takes ~0.1–10 s to answer), so a process runs several
+ * at once: `concurrency` pg-boss workers, each holding one job. A new job wakes idle workers
+ * through LISTEN/NOTIFY (both backends support it), and a worker that has just finished a
+ * job fetches the next one at once; polling (`pollingIntervalSeconds`) remains the backstop
+ * for what no notification announces, such as a retry coming due.
  */
 import { fromPglite, PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
@@ -21,6 +27,12 @@ export interface QueueTiming {
   superviseIntervalSeconds: number;
 }
 
+/**
+ * Link checks one process runs at once, by default: PGlite serialises every query through
+ * one connection, so fewer there; the checks themselves mostly wait on the network.
+ */
+export const DEFAULT_CONCURRENCY = { pglite: 4, postgres: 8 } as const;
+
 export const DEFAULT_TIMING: QueueTiming = {
   pollingIntervalSeconds: 2,
   heartbeatSeconds: 30,
@@ -34,8 +46,8 @@ export interface LinkCheckJob {
 export interface JobQueue {
   /** queues a check; false when one for that slug is already pending (the request joins it) */
   enqueue(slug: string): Promise<{ jobId: string | null; joined: boolean }>;
-  /** starts a worker in this process */
-  work(handler: (job: { id: string; data: LinkCheckJob }) => Promise<void>): Promise<void>;
+  /** starts `concurrency` workers in this process (default DEFAULT_CONCURRENCY for the backend) */
+  work(handler: (job: { id: string; data: LinkCheckJob }) => Promise<void>, concurrency?: number): Promise<void>;
   stop(): Promise<void>;
   boss: PgBoss;
 }
@@ -47,6 +59,7 @@ export async function openQueue(db: Db, logger: Logger, timing: QueueTiming = DE
     monitorIntervalSeconds: timing.superviseIntervalSeconds,
     maintenanceIntervalSeconds: Math.max(60, timing.superviseIntervalSeconds),
     schedule: false,
+    useListenNotify: true,
   };
   const boss = db.lite
     ? new PgBoss({ ...common, db: fromPglite(db.lite), backend: 'pglite' })
@@ -61,11 +74,14 @@ export async function openQueue(db: Db, logger: Logger, timing: QueueTiming = DE
       heartbeatSeconds: timing.heartbeatSeconds,
       expireInSeconds: 120,
       retentionSeconds: 86_400,
+      notify: true,
     })
     .catch((err: Error) => {
       // Another instance created it first: fine.
       if (!/already exists/i.test(err.message)) throw err;
     });
+  // createQueue leaves an existing queue as it was: a queue made before notify was used gets it here.
+  if (!(await boss.getQueue(QUEUE))?.notify) await boss.updateQueue(QUEUE, { notify: true });
   let stopped = false;
   return {
     boss,
@@ -73,14 +89,25 @@ export async function openQueue(db: Db, logger: Logger, timing: QueueTiming = DE
       const jobId = await boss.send(QUEUE, { slug } satisfies LinkCheckJob, { singletonKey: slug });
       return { jobId, joined: jobId === null };
     },
-    async work(handler) {
-      await boss.work<LinkCheckJob>(
-        QUEUE,
-        { pollingIntervalSeconds: timing.pollingIntervalSeconds, localConcurrency: db.lite ? 1 : 2 },
-        async (jobs) => {
+    async work(handler, concurrency = db.lite ? DEFAULT_CONCURRENCY.pglite : DEFAULT_CONCURRENCY.postgres) {
+      const options = {
+        pollingIntervalSeconds: timing.pollingIntervalSeconds,
+        // pg-boss polls every 30 s by default while NOTIFY is active; keep the usual interval
+        // so a retry that comes due (no notification) waits no longer than without NOTIFY.
+        notifyPollingIntervalSeconds: timing.pollingIntervalSeconds,
+        batchSize: 1,
+      };
+      // One registration per worker, so each knows its own id: a worker that has just run a
+      // job wakes itself to fetch the next one instead of sleeping out the polling interval
+      // (a backlog drains at `concurrency` jobs per check time); an empty fetch puts it back
+      // to polling.
+      for (let i = 0; i < Math.max(1, Math.floor(concurrency)); i++) {
+        let workerId = '';
+        workerId = await boss.work<LinkCheckJob>(QUEUE, options, async (jobs) => {
           for (const job of jobs) await handler(job);
-        },
-      );
+          if (jobs.length) boss.notifyWorker(workerId);
+        });
+      }
     },
     async stop() {
       if (stopped) return;

@@ -17,6 +17,8 @@ export interface WorkerDeps {
   logger: Logger;
   userAgent: string;
   timeoutMs?: number;
+  /** called after a check is recorded (the catalog API's state snapshot is refreshed) */
+  onRecorded?: () => void;
 }
 
 /** `last_verified` moves only when the check reached the page, possibly at a new address. */
@@ -77,6 +79,7 @@ export function linkCheckHandler(deps: WorkerDeps) {
         [r.slug, JSON.stringify(status), REACHED.has(result.outcome) ? checkedAt : null],
       );
     });
+    deps.onRecorded?.();
     deps.logger.info({ slug: r.slug, outcome: result.outcome, http_status: result.http_status }, 'link checked');
   };
 }

@@ -14,69 +14,140 @@ import type { AuthVerdict, SenderAuth } from './types.ts';
 const MAX_VALUE_LENGTH = 8 * 1024;
 const MAX_VALUES = 20;
 
-type Method = keyof SenderAuth;
+// RFC 8601 §2.2: methodspec = method [ "/" version ] "=" result, at the start of a resinfo
+const METHOD_SPEC = /^\s*(dkim|spf|dmarc)\s*(?:\/\s*\d+\s*)?=\s*([a-z]+)/i;
+const METHOD_SPEC_AT = new RegExp(METHOD_SPEC.source.slice(1), 'iy');
+const PASS = 1;
+const FAIL = 2;
+const NONE = 4;
 
+/**
+ * Runs for every scanned message, so it is written not to copy text: each resinfo is matched
+ * in place in the value, results are collected as bits (pass/fail/none seen per method), and
+ * the outcome is the first verdict of the method's order that was seen, else unknown.
+ */
 export function parseAuthResults(values: string[]): SenderAuth {
-  const seen: Record<Method, AuthVerdict[]> = { dkim: [], spf: [], dmarc: [] };
-  for (const value of values.slice(0, MAX_VALUES)) {
+  const bits = { dkim: 0, spf: 0, dmarc: 0 };
+  for (let v = 0; v < values.length && v < MAX_VALUES; v++) {
+    const value = values[v]!;
     if (value.length > MAX_VALUE_LENGTH) continue;
     // RFC 8601 §2.2: authserv-id [version] *( ";" resinfo ); the first part names the server.
-    const [, ...resinfos] = splitTopLevel(value);
-    for (const resinfo of resinfos) {
-      // RFC 8601 §2.2: methodspec = method [ "/" version ] "=" result
-      const m = /^\s*(dkim|spf|dmarc)\s*(?:\/\s*\d+\s*)?=\s*([a-z]+)/i.exec(resinfo);
-      if (m) seen[m[1]!.toLowerCase() as Method].push(word(m[2]!));
-    }
+    forEachResinfo(value, (method, result) => {
+      const bit = verdictBit(result);
+      if (method === 'dkim') bits.dkim |= bit;
+      else if (method === 'spf') bits.spf |= bit;
+      else bits.dmarc |= bit;
+    });
   }
   return {
     // A message may carry several DKIM signatures; one that verifies authenticates it
     // (RFC 6376 §6.1: each signature is evaluated on its own). Only then do failures count.
-    dkim: combine(seen.dkim, ['pass', 'fail', 'none']),
-    spf: combine(seen.spf, ['fail', 'pass', 'none']),
-    dmarc: combine(seen.dmarc, ['fail', 'pass', 'none']),
+    dkim: first(bits.dkim, PASS, FAIL),
+    spf: first(bits.spf, FAIL, PASS),
+    dmarc: first(bits.dmarc, FAIL, PASS),
   };
 }
 
-function word(result: string): AuthVerdict {
-  const r = result.toLowerCase();
-  return r === 'pass' || r === 'fail' || r === 'none' ? r : 'unknown';
-}
-
-/** The first verdict of `order` that occurs in `results` wins; nothing known → unknown. */
-function combine(results: AuthVerdict[], order: AuthVerdict[]): AuthVerdict {
-  return order.find((v) => results.includes(v)) ?? 'unknown';
-}
-
 /**
- * Split on ';' outside RFC 5322 comments and quoted strings, dropping both: a comment such as
- * "(spf=pass; ignored)" or reason="dkim=pass" must not be read as a result.
+ * Calls back with the method ('dkim' | 'spf' | 'dmarc') and result word of every resinfo that
+ * starts with one. Resinfos are split on ';' outside RFC 5322 comments and quoted strings, and
+ * read as if each comment were a space and each quoted string '""': a comment such as
+ * "(spf=pass; ignored)" or reason="dkim=pass" is never read as a result. A match found in place
+ * is the same match, since no part of it can be a comment or a quote; only a resinfo that
+ * fails in place and holds '(' or '"' is rebuilt without them and tried again.
  */
-function splitTopLevel(value: string): string[] {
-  const parts: string[] = [];
-  let cur = '';
-  let depth = 0;
-  let quoted = false;
-  for (let i = 0; i < value.length; i++) {
-    const c = value[i]!;
-    if (c === '\\' && (quoted || depth > 0)) {
-      i++; // quoted-pair: skip the escaped character too
-    } else if (quoted) {
-      if (c === '"') quoted = false;
-    } else if (c === '(') {
-      depth++;
-    } else if (depth > 0) {
-      if (c === ')') depth--;
-      if (depth === 0) cur += ' ';
-    } else if (c === '"') {
-      quoted = true;
-      cur += '""';
-    } else if (c === ';') {
-      parts.push(cur);
-      cur = '';
-    } else {
-      cur += c;
+function forEachResinfo(value: string, found: (method: string, result: string) => void): void {
+  let special = nextSpecial(value, 0);
+  // RFC 8601 §2.2: authserv-id [version] *( ";" resinfo ): the first part names the server.
+  for (let start = 0, part = 0; start >= 0; part++) {
+    // this part ends at the next ';' outside comments and quoted strings
+    let end = value.indexOf(';', start);
+    while (special >= 0 && special < (end < 0 ? value.length : end)) {
+      const close = value.charCodeAt(special) === OPEN ? commentEnd(value, special) : quotedEnd(value, special);
+      if (close < 0) {
+        end = -1; // unterminated: it runs to the end of the value
+        special = -1;
+        break;
+      }
+      special = nextSpecial(value, close + 1);
+      if (end >= 0 && end < close) end = value.indexOf(';', close + 1);
     }
+    if (part > 0) {
+      const stop = end < 0 ? value.length : end;
+      METHOD_SPEC_AT.lastIndex = start;
+      let m = METHOD_SPEC_AT.exec(value);
+      if (m === null && hasSpecial(value, start, stop)) m = METHOD_SPEC.exec(plain(value, start, stop));
+      if (m !== null) found(m[1]!.toLowerCase(), m[2]!);
+    }
+    start = end < 0 ? -1 : end + 1;
   }
-  parts.push(cur);
-  return parts;
 }
+
+function nextSpecial(value: string, from: number): number {
+  const open = value.indexOf('(', from);
+  const quote = value.indexOf('"', from);
+  return open < 0 ? quote : quote < 0 ? open : Math.min(open, quote);
+}
+
+function hasSpecial(value: string, from: number, to: number): boolean {
+  const at = nextSpecial(value, from);
+  return at >= 0 && at < to;
+}
+
+/** value[from, to) with each comment turned into ' ' and each quoted string into '""' (as read). */
+function plain(value: string, from: number, to: number): string {
+  let out = '';
+  let run = from;
+  for (let at = nextSpecial(value, from); at >= 0 && at < to; at = nextSpecial(value, run)) {
+    const isComment = value.charCodeAt(at) === OPEN;
+    const close = isComment ? commentEnd(value, at) : quotedEnd(value, at);
+    out += value.slice(run, at);
+    // an unterminated comment leaves nothing, an unterminated quoted string its '""'
+    if (close < 0) return isComment ? out : `${out}""`;
+    out += isComment ? ' ' : '""';
+    run = close + 1;
+  }
+  return out + value.slice(run, to);
+}
+
+/** pass, fail, none (any case) → their bit; softfail, neutral, temperror… → 0 (unknown). */
+function verdictBit(result: string): number {
+  const r = result.length === 4 ? result.toLowerCase() : '';
+  return r === 'pass' ? PASS : r === 'fail' ? FAIL : r === 'none' ? NONE : 0;
+}
+
+/** The verdict of the first bit of the order [a, b, none] that is set; nothing → unknown. */
+function first(bits: number, a: number, b: number): AuthVerdict {
+  const name = (bit: number): AuthVerdict => (bit === PASS ? 'pass' : 'fail');
+  if (bits & a) return name(a);
+  if (bits & b) return name(b);
+  return bits & NONE ? 'none' : 'unknown';
+}
+
+/** Index of the ')' closing the comment opened at `at` (nested, with quoted-pairs), or -1. */
+function commentEnd(value: string, at: number): number {
+  let depth = 0;
+  for (let i = at; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === BACKSLASH)
+      i++; // quoted-pair: skip the escaped character too
+    else if (c === OPEN) depth++;
+    else if (c === CLOSE && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/** Index of the '"' closing the quoted string opened at `at` (with quoted-pairs), or -1. */
+function quotedEnd(value: string, at: number): number {
+  for (let i = at + 1; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === BACKSLASH) i++;
+    else if (c === QUOTE) return i;
+  }
+  return -1;
+}
+
+const BACKSLASH = 0x5c;
+const QUOTE = 0x22;
+const OPEN = 0x28;
+const CLOSE = 0x29;

@@ -68,23 +68,33 @@ export function subscriptionId(listKey: string): string {
 }
 
 export function createGrouper(opts: GrouperOptions): Grouper {
-  const now = opts.now ?? (() => new Date());
+  const nowMs = opts.now ? () => opts.now!().getTime() : Date.now;
   const groups = new Map<string, Group>();
   const services = new Map<string, ServiceMatch | null>();
+  // Per scan these see the same few strings again and again (the parser hands out one string per
+  // distinct List-Id or address), so each list_key is built, hashed and lower-cased once.
+  const keyByListId = new Map<string, string>();
+  const keyByAddress = new Map<string, string>();
+  const lower = new Map<string, string>();
+  const ids = new Map<string, string>(); // list_key → id: one SHA-256 per list, not per message
   let seq = 0;
 
   function add(msg: ParsedMessage): string | null {
     const m = msg.methods;
     if (!m.one_click && m.http.length === 0 && m.mailto.length === 0) return null;
-    const listKey = listKeyOf(msg);
+    const listKey = keyOf(msg);
     if (!listKey) return null;
-    const id = subscriptionId(listKey);
+    let id = ids.get(listKey);
+    if (id === undefined) {
+      id = subscriptionId(listKey);
+      ids.set(listKey, id);
+    }
     let g = groups.get(id);
     if (!g) {
       g = newGroup(id, listKey, msg.listId);
       groups.set(id, g);
     }
-    const ms = plausibleTime(msg.date, now().getTime());
+    const ms = plausibleTime(msg.date, nowMs());
     const rank: Rank = [ms ?? Number.NEGATIVE_INFINITY, seq++];
     const isNewest = g.newest === null || compareRank(rank, g.newest) > 0;
     g.count++;
@@ -101,16 +111,44 @@ export function createGrouper(opts: GrouperOptions): Grouper {
     if (isNewest) {
       g.newest = rank;
       g.oneClick = m.one_click;
-      g.http = m.http.slice(0, MAX_METHODS);
-      g.mailto = m.mailto.slice(0, MAX_METHODS);
+      g.http = m.http.length <= MAX_METHODS ? m.http : m.http.slice(0, MAX_METHODS);
+      g.mailto = m.mailto.length <= MAX_METHODS ? m.mailto : m.mailto.slice(0, MAX_METHODS);
     }
-    if (msg.subject) g.subjects = addSample(g.subjects, msg.subject, rank);
+    if (msg.subject) addSample(g.subjects, msg.subject, rank);
     if (msg.from?.name) g.name = newer(g.name, msg.from.name, rank);
     if (msg.listName) g.listName = newer(g.listName, msg.listName, rank);
-    if (msg.from) g.address = newer(g.address, msg.from.address.toLowerCase(), rank);
-    g.auth = mergeAuth(g.auth, msg.auth);
+    if (msg.from) g.address = newer(g.address, lowerCase(msg.from.address), rank);
+    mergeAuth(g.auth, msg.auth);
     g.mailboxes.add(msg.mailbox);
     return id;
+  }
+
+  /** listKeyOf, built once per distinct List-Id or address. */
+  function keyOf(msg: ParsedMessage): string | null {
+    if (msg.listId) {
+      let key = keyByListId.get(msg.listId);
+      if (key === undefined) {
+        key = `list:${msg.listId}`;
+        keyByListId.set(msg.listId, key);
+      }
+      return key;
+    }
+    if (!msg.from) return null;
+    let key = keyByAddress.get(msg.from.address);
+    if (key === undefined) {
+      key = `from:${lowerCase(msg.from.address)}`;
+      keyByAddress.set(msg.from.address, key);
+    }
+    return key;
+  }
+
+  function lowerCase(s: string): string {
+    let l = lower.get(s);
+    if (l === undefined) {
+      l = s.toLowerCase();
+      lower.set(s, l);
+    }
+    return l;
   }
 
   function snapshot(g: Group): Subscription {
@@ -205,11 +243,18 @@ function compareRank(a: Rank, b: Rank): number {
   return a[0] - b[0] || a[1] - b[1];
 }
 
-/** Up to MAX_SAMPLES distinct subjects, most recent first (a repeat keeps its newest rank). */
-function addSample(cur: Group['subjects'], value: string, rank: Rank): Group['subjects'] {
+/**
+ * Up to MAX_SAMPLES distinct subjects, most recent first (a repeat keeps its newest rank).
+ * In place: the list belongs to its group, and snapshots copy it.
+ */
+function addSample(cur: Group['subjects'], value: string, rank: Rank): void {
   const old = cur.find((s) => s.value === value);
-  const next = old ? cur.map((s) => (s === old ? newer(s, value, rank) : s)) : [...cur, { value, rank }];
-  return next.sort((a, b) => compareRank(b.rank, a.rank)).slice(0, MAX_SAMPLES);
+  if (old) {
+    if (compareRank(rank, old.rank) <= 0) return; // nothing changes
+    old.rank = rank;
+  } else cur.push({ value, rank });
+  cur.sort((a, b) => compareRank(b.rank, a.rank));
+  if (cur.length > MAX_SAMPLES) cur.length = MAX_SAMPLES;
 }
 
 // Worst verdict seen wins: fail > none > pass > unknown. "unknown" means a message said nothing
@@ -220,12 +265,21 @@ function worst(a: AuthVerdict, b: AuthVerdict): AuthVerdict {
   return SEVERITY[b] > SEVERITY[a] ? b : a;
 }
 
-function mergeAuth(a: SenderAuth, b: SenderAuth): SenderAuth {
-  return { dkim: worst(a.dkim, b.dkim), spf: worst(a.spf, b.spf), dmarc: worst(a.dmarc, b.dmarc) };
+/** Folds b into a (a group's own verdicts, which snapshots copy). */
+function mergeAuth(a: SenderAuth, b: SenderAuth): void {
+  a.dkim = worst(a.dkim, b.dkim);
+  a.spf = worst(a.spf, b.spf);
+  a.dmarc = worst(a.dmarc, b.dmarc);
 }
 
+/** The newer of the kept value and this one; the kept record is updated in place. */
 function newer<T>(cur: { value: T; rank: Rank } | null, value: T, rank: Rank) {
-  return cur === null || compareRank(rank, cur.rank) > 0 ? { value, rank } : cur;
+  if (cur === null) return { value, rank };
+  if (compareRank(rank, cur.rank) > 0) {
+    cur.value = value;
+    cur.rank = rank;
+  }
+  return cur;
 }
 
 function plausibleTime(date: Date | null, nowMs: number): number | null {

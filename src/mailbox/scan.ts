@@ -1,17 +1,28 @@
 /**
  * The header-only inbox scan, independent of any transport (the /ws channel and the MCP
- * tools drive it). It reads only the header fields it needs (BODY.PEEK, so nothing is
- * marked read) and the \Seen flag, in UID batches, and keeps nothing per message: each
- * message is folded into the grouping and dropped, so memory stays flat however large
- * the mailbox. Subscriptions are reported from the first batch on and again whenever
- * they change; progress is reported at every phase and at least every `progressMs`.
- * Only CPU work happens inside a FETCH loop: a second IMAP command there would deadlock
- * the single command pipeline (postalsys/imapflow#159).
+ * tools drive it). It reads only the header fields it needs (BODY.PEEK on a read-only
+ * mailbox, so nothing is marked read) and the \Seen flag, and keeps nothing per message: each
+ * message is folded into the grouping and dropped, so memory stays flat however large the
+ * mailbox. Subscriptions are reported from the first batch on, then whichever changed at most
+ * every `progressMs` and at the end of each mailbox; progress at every phase and at least every
+ * `progressMs`.
+ *
+ * Two connections at most. imapflow signs in (its answer is the one reported) and lists; the
+ * header FETCH runs on a second, lean connection (lean-imap.ts, fetch-reader.ts) whose reader
+ * costs a fraction of imapflow's CPU per message (bench/scan, docs/benchmarks.md). Its TLS
+ * handshake overlaps imapflow's sign-in; it signs in only after imapflow did, so a wrong password
+ * is tried once. Without `since`, its EXAMINE replaces imapflow's SELECT and SEARCH; with one,
+ * imapflow searches and the lean connection fetches the UIDs found. When the lean connection
+ * cannot open, sign in or select, sees another UIDVALIDITY, or has its FETCH refused before any
+ * message, imapflow selects, searches and fetches in UID batches as before: a scan never depends
+ * on it. Only CPU work happens inside an imapflow FETCH loop: a second command there would
+ * deadlock its single pipeline (postalsys/imapflow#159).
  */
 import type { ImapFlow } from 'imapflow';
 import type { OutboundGuard } from '../outbound/guard.ts';
+import { fetchHeaders, splitSet } from './fetch-reader.ts';
 import { createGrouper } from './grouping.ts';
-import { parseMessage } from './headers.ts';
+import { createHeaderParser } from './headers.ts';
 import {
   DEFAULT_IMAP_TIMEOUTS,
   describeImapError,
@@ -19,7 +30,9 @@ import {
   type ImapTimeouts,
   openImap,
 } from './imap-connect.ts';
-import { resolveMailboxes } from './mailboxes.ts';
+import { examine, signIn } from './lean-commands.ts';
+import { connectLean, type LeanImap } from './lean-imap.ts';
+import { type ResolvedMailbox, resolveMailboxes } from './mailboxes.ts';
 import type { Endpoint } from './providers.ts';
 import type { ServiceMatch, Subscription } from './types.ts';
 
@@ -61,6 +74,8 @@ export interface ScanOptions {
   progressMs?: number;
   timeoutMs?: number;
   imapTimeouts?: ImapTimeouts;
+  /** false: fetch through imapflow only (for comparison; default true) */
+  leanFetch?: boolean;
 }
 
 export interface ScanUidIndex {
@@ -78,6 +93,8 @@ export type ScanResult =
       durationMs: number;
       cancelled: boolean;
       uids: ScanUidIndex;
+      /** how the headers were read: 'lean' when every mailbox went through the lean connection */
+      reader: 'lean' | 'imapflow';
     }
   | { ok: false; code: string; message: string; authenticated: boolean };
 
@@ -102,18 +119,82 @@ export async function runScan(
   );
 
   hooks.progress({ phase: 'connecting', done: 0, total: 0 });
-  const session = await openImap(endpoint, creds, guard, opts.imapTimeouts ?? DEFAULT_IMAP_TIMEOUTS);
+  const timeouts = opts.imapTimeouts ?? DEFAULT_IMAP_TIMEOUTS;
+  // Never a reason for a scan to fail: anything unexpected here means "no lean connection".
+  const leanOpening =
+    opts.leanFetch === false ? null : connectLean(endpoint, guard, timeouts, stop.signal).catch(() => null);
+  const session = await openImap(endpoint, creds, guard, timeouts);
   if (!session.ok) {
     clearTimeout(deadline);
+    opts.signal?.removeEventListener('abort', onAbort);
+    void leanOpening?.then((r) => r?.ok && r.conn.close());
     return { ok: false, code: session.code, message: session.message, authenticated: false };
   }
   const client = session.client;
+  // Signs in while imapflow lists; null when the lean connection cannot be used at all.
+  const leanReady: Promise<LeanImap | null> = (leanOpening ?? Promise.resolve(null))
+    .then(async (r) => {
+      if (!r?.ok) return null;
+      const signedIn = await signIn(r.conn, creds).catch(() => null);
+      if (signedIn?.ok) return r.conn;
+      r.conn.close();
+      return null;
+    })
+    .catch(() => null);
   const grouper = createGrouper({ matchService: opts.matchService });
+  const parse = createHeaderParser();
+  const batchSize = opts.batchSize ?? 500;
   const uids: ScanUidIndex = { bySubscription: new Map(), uidValidity: new Map() };
   let scanned = 0;
   let total = 0;
+  let allLean = leanOpening !== null;
   let current: ScanProgress = { phase: 'listing', done: 0, total: 0 };
   const ticker = setInterval(() => hooks.progress({ ...current, done: scanned }), opts.progressMs ?? 250);
+  const changed = new Set<string>();
+  const flushMs = opts.progressMs ?? 250;
+  let flushedAt = -1;
+  /** Sends the subscriptions that changed: the first ones at once, then at most every flushMs. */
+  const flush = (force: boolean) => {
+    if (changed.size === 0 || (!force && flushedAt >= 0 && Date.now() - flushedAt < flushMs)) return;
+    for (const id of changed) hooks.subscription(grouper.get(id));
+    changed.clear();
+    flushedAt = Date.now();
+  };
+  /** One message: parse, group, remember its UID under its subscription. CPU only. */
+  const take = (box: ResolvedMailbox, uid: number, seen: boolean, headers: Buffer) => {
+    scanned++;
+    const parsed = parse({ uid, mailbox: box.path, junk: box.junk, seen, headers }, { onlyWithMethods: true });
+    const id = parsed && grouper.add(parsed);
+    if (!id) return;
+    changed.add(id);
+    const perBox = uids.bySubscription.get(id) ?? new Map<string, number[]>();
+    uids.bySubscription.set(id, perBox);
+    const list = perBox.get(box.path) ?? [];
+    perBox.set(box.path, list);
+    list.push(uid);
+  };
+  /**
+   * The FETCH of `sets` on the lean connection. 'fallback': refused before any message, so
+   * imapflow reads this mailbox instead; a connection lost midway fails the scan (throws).
+   */
+  const leanFetch = async (box: ResolvedMailbox, conn: LeanImap, sets: string[]) => {
+    let since = 0;
+    const before = scanned;
+    const outcome = await fetchHeaders(conn, sets, (m) => {
+      take(box, m.uid, m.seen, m.headers);
+      if (++since >= batchSize) {
+        since = 0;
+        flush(false);
+        conn.yieldOnce(); // the process's other sockets (a cancel, other scans) get their turn
+      }
+    });
+    flush(true);
+    if (outcome.ok) return 'done';
+    if (stop.signal.aborted) return 'aborted';
+    if (outcome.code === 'REFUSED' && scanned === before) return 'fallback';
+    throw new Error(`lean fetch: ${outcome.code}`);
+  };
+  let lean: LeanImap | null = null;
   try {
     hooks.progress(current);
     const resolved = await resolveMailboxes(client, opts.mailboxes);
@@ -127,11 +208,29 @@ export async function runScan(
     }
     const go = await hooks.started();
     if (!go.ok) return { ...go, authenticated: true };
+    lean = await leanReady;
+    allLean = lean !== null;
 
     for (const box of resolved.mailboxes) {
       if (stop.signal.aborted) break;
       current = { phase: 'searching', done: scanned, total, mailbox: box.path };
       hooks.progress(current);
+      // Without a date, the lean connection's EXAMINE says all there is to know (EXISTS,
+      // UIDVALIDITY, UIDNEXT), and UID FETCH 1:<UIDNEXT-1> reads what existed then: no
+      // SEARCH, whose answer imapflow would parse into 100k numbers first.
+      const selected = lean && !opts.since ? await examine(lean, box.path) : null;
+      if (lean && selected?.ok && selected.uidValidity !== null) {
+        if (selected.exists === 0) continue;
+        uids.uidValidity.set(box.path, selected.uidValidity);
+        total += selected.exists;
+        current = { phase: 'fetching', done: scanned, total, mailbox: box.path };
+        hooks.progress(current);
+        const set = selected.uidNext && selected.uidNext > 1 ? `1:${selected.uidNext - 1}` : '1:*';
+        const how = await leanFetch(box, lean, [set]);
+        if (how === 'aborted') break;
+        if (how === 'done') continue;
+        total -= selected.exists;
+      }
       const lock = await client.getMailboxLock(box.path, { readOnly: true });
       try {
         const mailbox = client.mailbox;
@@ -139,39 +238,33 @@ export async function runScan(
         // An empty mailbox answers BAD to any sequence set (postalsys/imapflow#209).
         if (!mailbox || exists === 0) continue;
         uids.uidValidity.set(box.path, mailbox.uidValidity);
-        const ranges = await uidRanges(client, opts.since, opts.batchSize ?? 500);
-        total += ranges.count;
+        // With a date: EXAMINE on the lean connection runs while imapflow searches.
+        const leanSelected = lean && opts.since && !selected ? examine(lean, box.path) : null;
+        const found = await searchUids(client, opts.since);
+        total += found.length;
         current = { phase: 'fetching', done: scanned, total, mailbox: box.path };
         hooks.progress(current);
-        for (const range of ranges.batches) {
-          if (stop.signal.aborted) break;
-          const changed = new Set<string>();
+        if (found.length === 0) continue;
+        const other = await leanSelected;
+        if (lean && other?.ok && other.uidValidity === mailbox.uidValidity) {
+          const how = await leanFetch(box, lean, splitSet(sequenceSet(found)));
+          if (how === 'aborted') break;
+          if (how === 'done') continue;
+        }
+        allLean = false;
+        for (let i = 0; i < found.length && !stop.signal.aborted; i += batchSize) {
+          const range = sequenceSet(found.slice(i, i + batchSize));
           for await (const msg of client.fetch(
             range,
             { uid: true, flags: true, headers: HEADER_FIELDS },
             { uid: true },
           )) {
-            scanned++;
-            const parsed = await parseMessage({
-              uid: msg.uid,
-              mailbox: box.path,
-              junk: box.junk,
-              seen: msg.flags?.has('\\Seen') ?? false,
-              headers: msg.headers ?? Buffer.alloc(0),
-            });
-            const id = grouper.add(parsed);
-            if (id) {
-              changed.add(id);
-              const perBox = uids.bySubscription.get(id) ?? new Map<string, number[]>();
-              uids.bySubscription.set(id, perBox);
-              const list = perBox.get(box.path) ?? [];
-              perBox.set(box.path, list);
-              list.push(msg.uid);
-            }
+            take(box, msg.uid, msg.flags?.has('\\Seen') ?? false, msg.headers ?? Buffer.alloc(0));
             if (stop.signal.aborted) break;
           }
-          for (const id of changed) hooks.subscription(grouper.get(id));
+          flush(false);
         }
+        flush(true);
       } finally {
         lock.release();
       }
@@ -186,6 +279,7 @@ export async function runScan(
       durationMs: Date.now() - started,
       cancelled: stop.signal.aborted,
       uids,
+      reader: allLean ? 'lean' : 'imapflow',
     };
   } catch (err) {
     if (timedOut)
@@ -204,6 +298,8 @@ export async function runScan(
     clearInterval(ticker);
     clearTimeout(deadline);
     opts.signal?.removeEventListener('abort', onAbort);
+    lean?.close();
+    void leanReady.then((c) => c?.close()); // still signing in (an early return): close when it is done
     // Logout is polite but must not hang a dead connection; close() always frees the socket.
     await Promise.race([client.logout().catch(() => {}), new Promise((r) => setTimeout(r, 1000))]);
     client.close();
@@ -211,20 +307,13 @@ export async function runScan(
 }
 
 /**
- * UID batches from one UID SEARCH (SINCE when a date is given, RFC 3501 §6.4.4; else ALL).
- * Searching first keeps sparse UID spaces cheap: no round trips for empty ranges.
- * Each batch is written as a compact sequence set ("1:500,502").
+ * The UIDs to read, ascending, from one UID SEARCH (SINCE when a date is given, RFC 3501
+ * §6.4.4; else ALL). Searching first keeps sparse UID spaces cheap: no round trips for empty
+ * ranges; the FETCH gets them as compact sets ("1:500,502").
  */
-async function uidRanges(
-  client: ImapFlow,
-  since: Date | undefined,
-  size: number,
-): Promise<{ count: number; batches: string[] }> {
+async function searchUids(client: ImapFlow, since: Date | undefined): Promise<number[]> {
   const found = await client.search(since ? { since } : { all: true }, { uid: true });
-  const uids = (Array.isArray(found) ? found : []).sort((a, b) => a - b);
-  const batches: string[] = [];
-  for (let i = 0; i < uids.length; i += size) batches.push(sequenceSet(uids.slice(i, i + size)));
-  return { count: uids.length, batches };
+  return (Array.isArray(found) ? found : []).sort((a, b) => a - b);
 }
 
 export function sequenceSet(sorted: number[]): string {

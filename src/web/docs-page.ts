@@ -2,8 +2,6 @@
  * /docs: a readable API reference rendered on the server from the same OpenAPI document
  * served at /.well-known/openapi.json, plus the error catalog. No scripts needed.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { ERRORS } from '../http/errors.ts';
 import { html, page, type SafeHtml } from './html.ts';
@@ -54,18 +52,17 @@ export function docsPage(app: FastifyInstance) {
     const ops = Object.entries(doc.paths ?? {}).flatMap(([path, methods]) =>
       Object.entries(methods as Json).map(([m, op]) => operation(path, m, op as Json)),
     );
-    const body = html`<header><h1>optout API reference</h1><p>${doc.info?.description ?? ''}</p>
+    const body = html`<header class="page-head"><h1>optout API reference</h1><p>${doc.info?.description ?? ''}</p>
 <p>Machine-readable: <a href="/.well-known/openapi.json">/.well-known/openapi.json</a> (OpenAPI ${doc.openapi}). Base URL: <code>${doc.servers?.[0]?.url ?? ''}</code></p></header>
 <h2>Envelope</h2><p>Every response is <code>{"code": "0", "data": {…}, "message": ""}</code> on success and <code>{"code": "NOT_FOUND", "message": "…"}</code> on failure.</p>
 <h2>Error codes</h2><table><thead><tr><th>code</th><th>HTTP status</th></tr></thead><tbody>${Object.entries(ERRORS).map(([c, s]) => html`<tr><td><code>${c}</code></td><td>${s}</td></tr>`)}</tbody></table>
 <h2>Operations</h2>${ops}`;
     reply.type('text/html; charset=utf-8').header('cache-control', 'public, max-age=300');
-    return page('optout API reference', 'Reference of the optout public API.', body);
-  });
-
-  const css = readFile(join(import.meta.dirname, 'assets/site.css'), 'utf8');
-  app.get('/assets/site.css', { schema: { hide: true } }, async (_req, reply) => {
-    reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600');
-    return css;
+    return page(
+      'optout API reference',
+      'Reference of the optout public API.',
+      html`<div class="docs">${body}</div>`,
+      'docs',
+    );
   });
 }

@@ -1,17 +1,33 @@
 /**
- * The web application's pages, registered on the app. Server-rendered HTML; the only
- * script is the scan tool's.
+ * The web application's pages, registered on the app. Server-rendered HTML that works
+ * before (and without) scripts; the only scripts are the scan tool's and the service
+ * page's small enhancement, both served from /assets/.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Catalog } from '../catalog/load.ts';
 import type { Config } from '../config.ts';
+import type { Db } from '../storage/index.ts';
+import { assetRoutes } from './assets.ts';
+import { loadBlog } from './blog/content.ts';
+import { blogRoutes } from './blog/routes.ts';
 import { docsPage } from './docs-page.ts';
+import { seoRoutes } from './seo.ts';
+import { serviceRoutes } from './services/routes.ts';
+import { toolRoutes } from './tool/home-page.ts';
 
 export interface WebDeps {
   config: Config;
   catalog: Catalog;
+  /** read-only: link-check state of services (service_state) */
+  db: Db;
 }
 
-export async function webRoutes(app: FastifyInstance, _deps: WebDeps) {
+export async function webRoutes(app: FastifyInstance, deps: WebDeps) {
+  await assetRoutes(app);
+  const blog = await loadBlog();
   docsPage(app);
+  toolRoutes(app, deps);
+  serviceRoutes(app, deps);
+  blogRoutes(app, { config: deps.config, blog });
+  seoRoutes(app, { config: deps.config, catalog: deps.catalog, blog });
 }

@@ -31,12 +31,12 @@ export interface TestApp {
 }
 
 export type StartOptions = {
-    env?: Record<string, string>;
-    databaseUrl?: string;
-    runtime?: RuntimeOptions;
-    /** a catalog of the test's own (e.g. records whose links point at a loopback server) */
-    catalog?: Catalog;
-    setup?: (app: FastifyInstance) => void;
+  env?: Record<string, string>;
+  databaseUrl?: string;
+  runtime?: RuntimeOptions;
+  /** a catalog of the test's own (e.g. records whose links point at a loopback server) */
+  catalog?: Catalog;
+  setup?: (app: FastifyInstance) => void;
 };
 
 export async function startTestApp(opts: StartOptions = {}): Promise<TestApp> {

@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { errorAdvice, statusLabel } from './client/tool/words.ts';
+
+// The error codes of the /ws protocol, read from its documentation so the two stay in step.
+const doc = readFileSync(join(import.meta.dirname, '../../docs/websocket.md'), 'utf8');
+const section = doc.slice(doc.indexOf('### Error codes'));
+const CODES = [...section.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]!);
+const help = {
+  name: 'Fastmail',
+  url: 'https://app.fastmail.com/settings/security/devicekeys',
+  text: 'Settings › App passwords.',
+};
+
+describe('what the tool says', () => {
+  test('every documented error code has its own advice, not the generic fallback', () => {
+    assert.ok(CODES.length >= 11, `found ${CODES.length} codes`);
+    const generic = errorAdvice('SOMETHING_NEW', 'INBOX, Archive', help);
+    for (const code of CODES) {
+      const said = errorAdvice(code, 'INBOX, Archive', help, '2026-11-23T00:00:00.000Z');
+      assert.notEqual(said, generic, code);
+      assert.ok(said.length > 40, code);
+    }
+  });
+
+  test('a refused sign-in explains app passwords for the chosen provider', () => {
+    const said = errorAdvice('AUTH_FAILED', 'auth failed', help);
+    assert.match(said, /^Fastmail did not accept the sign-in/);
+    assert.match(said, /app password/);
+    assert.ok(said.includes(help.text));
+  });
+
+  test('statuses read differently for a dry run', () => {
+    const r = { type: 'unsubscribe_result', id: 'x', status: 'email_sent', method: 'mailto', dry_run: false } as const;
+    assert.equal(statusLabel(r), 'Unsubscribe email sent (email)');
+    assert.equal(statusLabel({ ...r, dry_run: true }), 'Will send an unsubscribe email (email)');
+    assert.equal(statusLabel({ ...r, status: 'failed', method: null }), 'Failed');
+  });
+});

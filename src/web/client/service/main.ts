@@ -1,0 +1,147 @@
+/**
+ * The service page's enhancement: a tone selector that fetches the guide from
+ * POST /api/v1/guide, and a re-check button that queues a link check
+ * (POST /api/v1/link-check) and polls the record until its link_status changes.
+ * Without this script the page still shows the record's steps and the last link status.
+ */
+import { byId, el, fill } from '../shared/dom.ts';
+
+interface GuideStep {
+  order: number;
+  title: string;
+  detail: string | null;
+  url: string | null;
+}
+interface Guide {
+  explanation: string;
+  steps: GuideStep[];
+}
+interface LinkStatus {
+  outcome: string;
+  http_status: number | null;
+  checked_at: string;
+}
+
+const OUTCOME: Record<string, string> = {
+  ok: 'working',
+  moved: 'working (moved)',
+  broken: 'broken',
+  blocked: 'blocked by bot protection',
+  soft_404: 'looks like a missing page',
+  off_domain: 'leads off the service’s site',
+};
+const POLL_MS = 1500;
+const POLLS = 8;
+const WHEN = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZone: 'UTC',
+  timeZoneName: 'short',
+});
+
+async function api<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; data: T | null; message: string }> {
+  const res = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json().catch(() => ({}))) as { data?: T; message?: string };
+  return { status: res.status, data: json.data ?? null, message: json.message ?? '' };
+}
+
+function showGuide(g: Guide): void {
+  byId('guide-explanation').textContent = g.explanation;
+  fill(
+    byId('guide-steps'),
+    g.steps.map((s) =>
+      el('li', {}, [
+        el('p', { className: 'step-title', text: s.title }),
+        s.detail ? el('p', { text: s.detail }) : null,
+        s.url
+          ? el('p', {}, [
+              el('a', {
+                text: new URL(s.url).hostname + new URL(s.url).pathname,
+                attrs: { href: s.url, rel: 'noopener noreferrer' },
+              }),
+            ])
+          : null,
+      ]),
+    ),
+  );
+}
+
+function initTone(slug: string): void {
+  const fieldset = byId<HTMLFieldSetElement>('tone');
+  const note = byId('guide-status');
+  fieldset.hidden = false;
+  fieldset.addEventListener('change', async (ev) => {
+    const tone = (ev.target as HTMLInputElement).value;
+    note.textContent = 'Loading the guide…';
+    byId('guide').setAttribute('aria-busy', 'true');
+    try {
+      const r = await api<Guide>('POST', '/api/v1/guide', { slug, options: { tone } });
+      if (r.status === 200 && r.data) {
+        showGuide(r.data);
+        note.textContent = `Showing the ${tone} guide.`;
+      } else if (r.status === 429 || r.status === 503) {
+        note.textContent = 'The guide is busy right now; try again in a minute.';
+      } else note.textContent = `The guide could not be loaded (${r.message || r.status}).`;
+    } catch {
+      note.textContent = 'The guide could not be loaded; check your connection.';
+    } finally {
+      byId('guide').removeAttribute('aria-busy');
+    }
+  });
+}
+
+const statusLine = (s: LinkStatus) =>
+  `Last checked ${WHEN.format(new Date(s.checked_at))}: ${OUTCOME[s.outcome] ?? s.outcome}${s.http_status ? ` (HTTP ${s.http_status})` : ''}.`;
+
+function initRecheck(box: HTMLElement, slug: string): void {
+  const button = byId<HTMLButtonElement>('recheck');
+  const line = byId('link-status');
+  let seen = box.dataset.checkedAt ?? '';
+  button.hidden = false;
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    line.textContent = 'Queuing a check of the cancel link…';
+    try {
+      const q = await api('POST', '/api/v1/link-check', { slug });
+      if (q.status !== 202) {
+        line.textContent =
+          q.status === 429
+            ? 'Too many checks just now; try again in a minute.'
+            : `The check could not be queued (${q.message || q.status}).`;
+        return;
+      }
+      line.textContent = 'Queued: checking the link…';
+      for (let i = 0; i < POLLS; i++) {
+        await new Promise((r) => setTimeout(r, POLL_MS));
+        const r = await api<{ link_status: LinkStatus | null }>('GET', `/api/v1/services/${encodeURIComponent(slug)}`);
+        const s = r.data?.link_status;
+        if (s && s.checked_at !== seen) {
+          seen = s.checked_at;
+          line.textContent = statusLine(s);
+          return;
+        }
+      }
+      line.textContent = 'The check is queued and still checking; reload the page in a minute to see the result.';
+    } catch {
+      line.textContent = 'The check could not be queued; check your connection.';
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+
+const guide = document.getElementById('guide');
+if (guide?.dataset.slug) initTone(guide.dataset.slug);
+const linkBox = document.querySelector<HTMLElement>('.linkcheck');
+if (linkBox?.dataset.slug) initRecheck(linkBox, linkBox.dataset.slug);

@@ -1,0 +1,80 @@
+/**
+ * The scan form: shows the chosen provider's app-password help and the custom-server
+ * fields only when they apply, and turns the fields into a `scan` message.
+ */
+import { byId } from '../shared/dom.ts';
+import type { ProviderHelp } from './words.ts';
+
+const form = () => byId<HTMLFormElement>('scan-form');
+const value = (id: string) => byId<HTMLInputElement | HTMLSelectElement>(id).value.trim();
+
+export function provider(): string {
+  return form().querySelector<HTMLInputElement>('input[name="provider"]:checked')?.value ?? 'gmail';
+}
+
+export function providerHelp(): ProviderHelp {
+  const li = document.querySelector<HTMLElement>(`.help-list li[data-provider="${provider()}"]`);
+  const text = li?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+  return { name: li?.dataset.name ?? 'Your provider', url: li?.dataset.helpUrl ?? '', text };
+}
+
+function showProvider(): void {
+  const chosen = provider();
+  for (const li of document.querySelectorAll<HTMLElement>('.help-list li')) li.hidden = li.dataset.provider !== chosen;
+  const custom = chosen === 'custom';
+  byId('custom-server').hidden = !custom;
+  byId<HTMLInputElement>('imap-host').required = custom;
+  byId<HTMLInputElement>('imap-port').required = custom;
+  byId('password').previousElementSibling!.textContent = custom ? 'Password' : 'App password';
+}
+
+export function initForm(): void {
+  for (const r of form().querySelectorAll<HTMLInputElement>('input[name="provider"]'))
+    r.addEventListener('change', showProvider);
+  // Keep the port in step with the TLS mode unless the person typed their own.
+  const pairs: [string, string, Record<string, string>][] = [
+    ['imap-tls', 'imap-port', { implicit: '993', starttls: '143' }],
+    ['smtp-tls', 'smtp-port', { implicit: '465', starttls: '587' }],
+  ];
+  for (const [tlsId, portId, ports] of pairs) {
+    byId<HTMLSelectElement>(tlsId).addEventListener('change', (ev) => {
+      const port = byId<HTMLInputElement>(portId);
+      if (Object.values(ports).includes(port.value))
+        port.value = ports[(ev.target as HTMLSelectElement).value] ?? port.value;
+    });
+  }
+  showProvider();
+  byId<HTMLButtonElement>('scan-button').disabled = false;
+}
+
+export function emailValue(): string | null {
+  const input = byId<HTMLInputElement>('email');
+  return input.value.trim() && input.checkValidity() ? input.value.trim() : null;
+}
+
+/** The `scan` message for the current fields (docs/websocket.md). */
+export function scanMessage(previous: { list_key: string; at: string }[]): Record<string, unknown> {
+  const p = provider();
+  const msg: Record<string, unknown> = {
+    type: 'scan',
+    provider: p,
+    email: value('email'),
+    password: byId<HTMLInputElement>('password').value,
+  };
+  if (p === 'custom') {
+    msg.host = value('imap-host');
+    msg.port = Number(value('imap-port'));
+    msg.tls = value('imap-tls');
+    if (value('smtp-host'))
+      msg.smtp = { host: value('smtp-host'), port: Number(value('smtp-port')), tls: value('smtp-tls') };
+  }
+  if (value('since')) msg.since = value('since');
+  if (byId<HTMLInputElement>('junk').checked) msg.mailboxes = ['INBOX', 'junk'];
+  if (previous.length) msg.previous_unsubscribes = previous;
+  return msg;
+}
+
+export function setScanning(on: boolean): void {
+  byId<HTMLButtonElement>('scan-button').disabled = on;
+  byId('cancel-button').hidden = !on;
+}

@@ -1,0 +1,233 @@
+/**
+ * The inbox tool (`/`): quota look-ups, the live scan over /ws, the results table and
+ * unsubscribing. Loaded as a module, so it runs after the page is parsed.
+ */
+import { byId, el, fill } from '../shared/dom.ts';
+import { openChannel } from './connection.ts';
+import { emailValue, initForm, providerHelp, scanMessage, setScanning } from './form.ts';
+import { loadHistory, rememberUnsubscribe } from './history.ts';
+import { clearWorking, setRowStatus } from './rows.ts';
+import {
+  clearTable,
+  countText,
+  includedFlagged,
+  initTable,
+  rowById,
+  rowCount,
+  select,
+  selected,
+  upsert,
+} from './table.ts';
+import type { Done, ErrorMessage, Progress, ServerMessage, UnsubscribeDone, UnsubscribeResult } from './types.ts';
+import { errorAdvice, num, phaseText, plural } from './words.ts';
+
+let scanGeneration = 0; // the connection whose scan the table shows; unsubscribing needs it
+let busy: 'scan' | 'unsubscribe' | null = null;
+let lastQuotaEmail = '';
+
+const status = (text: string) => {
+  byId('status').textContent = text;
+};
+
+function showError(text: string, link?: { href: string; label: string }): void {
+  const box = byId('error');
+  fill(box, [
+    el('p', { text }),
+    link
+      ? el('p', {}, [
+          el('a', { text: link.label, attrs: { href: link.href, target: '_blank', rel: 'noopener noreferrer' } }),
+        ])
+      : null,
+  ]);
+  box.hidden = false;
+}
+
+function onProgress(p: Progress): void {
+  const bar = byId<HTMLProgressElement>('progress');
+  if (p.phase === 'fetching' && p.total) {
+    bar.max = p.total;
+    bar.value = p.done ?? 0;
+  } else if (p.phase === 'finishing') {
+    bar.max = 1;
+    bar.value = 1;
+  } else bar.removeAttribute('value'); // indeterminate until there is something to count
+  byId('progress-label').textContent = phaseText(p);
+  // Only phase changes are announced; per-batch counts would flood a screen reader.
+  if (p.phase !== 'fetching' || p.done === 0) status(phaseText(p));
+}
+
+function onDone(d: Done): void {
+  busy = null;
+  setScanning(false);
+  byId('progress-label').textContent =
+    `${d.cancelled ? 'Stopped' : 'Done'}: ${plural(d.scanned, 'message')} read in ${(d.duration_ms / 1000).toFixed(1)} s.`;
+  const still = (d.verification ?? []).filter((v) => v.status === 'ineffective').length;
+  status(
+    `${d.cancelled ? 'Scan stopped. ' : ''}Found ${plural(d.subscriptions, 'subscription')} in ${plural(d.scanned, 'message')}.` +
+      (still ? ` ${plural(still, 'sender')} kept mailing after you unsubscribed; they are marked in the table.` : ''),
+  );
+  byId('results').hidden = rowCount() === 0 && d.subscriptions === 0;
+  updateSelection();
+}
+
+function onError(e: ErrorMessage): void {
+  const help = providerHelp();
+  const wasUnsubscribing = busy === 'unsubscribe';
+  if (busy === 'scan') {
+    byId('progress-label').textContent = 'The scan stopped; see the message below.';
+    byId('scan').hidden = rowCount() === 0;
+  }
+  busy = null;
+  setScanning(false);
+  if (wasUnsubscribing) for (const r of selected()) clearWorking(r);
+  if (wasUnsubscribing && e.code === 'INVALID_MESSAGE') {
+    showError(`Unsubscribing could not start: ${e.message}. Scan again, then try once more.`);
+  } else if (e.code === 'AUTH_FAILED' && help.url) {
+    showError(errorAdvice(e.code, e.message, help), {
+      href: help.url,
+      label: `Create an app password for ${help.name}`,
+    });
+  } else showError(errorAdvice(e.code, e.message, help, e.resets_at));
+  status('');
+}
+
+function onResult(r: UnsubscribeResult): void {
+  const row = rowById(r.id);
+  if (row) setRowStatus(row, r);
+  if (!r.dry_run && row && (r.status === 'unsubscribed' || r.status === 'email_sent'))
+    rememberUnsubscribe(row.sub.list_key);
+}
+
+function onUnsubscribeDone(d: UnsubscribeDone): void {
+  busy = null;
+  const c = d.counts;
+  const parts = [
+    c.unsubscribed && `${num(c.unsubscribed)} unsubscribed`,
+    c.email_sent && `${plural(c.email_sent, 'unsubscribe email')} sent`,
+    c.open_link && `${num(c.open_link)} to finish on the sender’s page`,
+    c.skipped && `${num(c.skipped)} skipped`,
+    c.failed && `${num(c.failed)} failed`,
+  ].filter(Boolean);
+  const box = byId('summary');
+  const head = d.dry_run ? 'Preview (nothing was sent)' : 'Done';
+  const archived = !d.dry_run && d.archived ? ` ${plural(d.archived, 'old message')} archived.` : '';
+  fill(box, [
+    el('h3', { text: head }),
+    el('p', { text: `${parts.join(', ') || 'Nothing to do'} (${plural(d.total, 'sender')}).${archived}` }),
+    d.dry_run
+      ? null
+      : el('p', {
+          className: 'small muted',
+          text: 'Senders may take up to two days to stop. Scan again later: lists that keep mailing will be marked.',
+        }),
+  ]);
+  box.hidden = false;
+  box.focus();
+  status(`${head}: ${parts.join(', ')}.`);
+}
+
+function dispatch(m: ServerMessage): void {
+  switch (m.type) {
+    case 'quota':
+      if (m.email === emailValue())
+        byId('quota').textContent = `${plural(m.scans_left, 'free scan')} left today for this address.`;
+      break;
+    case 'progress':
+      onProgress(m);
+      break;
+    case 'subscription':
+      byId('results').hidden = false;
+      upsert(m.subscription);
+      byId('results-count').textContent = countText();
+      break;
+    case 'done':
+      onDone(m);
+      break;
+    case 'error':
+      onError(m);
+      break;
+    case 'unsubscribe_result':
+      onResult(m);
+      break;
+    case 'unsubscribe_done':
+      onUnsubscribeDone(m);
+      break;
+  }
+}
+
+function updateSelection(): void {
+  const n = selected().length;
+  byId('selected-count').textContent = `${num(n)} selected`;
+  byId('unsubscribe').textContent = n ? `Unsubscribe selected (${num(n)})` : 'Unsubscribe selected';
+  byId('results-count').textContent = countText();
+}
+
+const channel = openChannel(dispatch, (gen) => {
+  if (busy && gen === scanGeneration) {
+    busy = null;
+    setScanning(false);
+    showError('The live connection closed. Anything found so far is still shown; scan again to continue.');
+  }
+});
+
+function startScan(ev: Event): void {
+  ev.preventDefault();
+  const form = byId<HTMLFormElement>('scan-form');
+  if (!form.reportValidity() || busy) return;
+  byId('error').hidden = true;
+  byId('summary').hidden = true;
+  clearTable();
+  byId('results').hidden = true;
+  byId('scan').hidden = false;
+  byId<HTMLProgressElement>('progress').removeAttribute('value');
+  channel.send(scanMessage(loadHistory()));
+  scanGeneration = channel.generation();
+  busy = 'scan';
+  setScanning(true);
+}
+
+function unsubscribe(dryRun: boolean): void {
+  const rows = selected();
+  if (!rows.length) {
+    status('Select at least one subscription first.');
+    return;
+  }
+  if (busy) {
+    status('Wait for the current step to finish.');
+    return;
+  }
+  if (channel.generation() !== scanGeneration || !channel.isOpen()) {
+    showError('The connection that ran the scan has closed, so its sign-in is gone. Scan again, then unsubscribe.');
+    return;
+  }
+  byId('error').hidden = true;
+  byId('summary').hidden = true;
+  for (const r of rows) setRowStatus(r, 'working');
+  busy = 'unsubscribe';
+  status(dryRun ? 'Preparing a preview…' : `Unsubscribing from ${plural(rows.length, 'sender')}…`);
+  channel.send({
+    type: 'unsubscribe',
+    ids: rows.map((r) => r.sub.id),
+    archive: byId<HTMLInputElement>('archive').checked,
+    dry_run: dryRun,
+    include_flagged: includedFlagged(),
+  });
+}
+
+function onEmailChange(): void {
+  const email = emailValue();
+  if (!email || email === lastQuotaEmail) return;
+  lastQuotaEmail = email;
+  channel.send({ type: 'quota', email });
+}
+
+initForm();
+initTable(updateSelection);
+byId('scan-form').addEventListener('submit', startScan);
+byId('cancel-button').addEventListener('click', () => channel.send({ type: 'cancel' }));
+byId('email').addEventListener('change', onEmailChange);
+byId('email').addEventListener('blur', onEmailChange);
+byId('preview').addEventListener('click', () => unsubscribe(true));
+byId('unsubscribe').addEventListener('click', () => unsubscribe(false));
+for (const b of document.querySelectorAll<HTMLButtonElement>('[data-select]'))
+  b.addEventListener('click', () => select(b.dataset.select as 'all' | 'none' | 'rarely'));

@@ -1,0 +1,132 @@
+/**
+ * The results table as a whole: rows by id, sorting (header buttons, aria-sort), the text
+ * filter, and selection (all / none / rarely read among the visible rows).
+ */
+import { byId } from '../shared/dom.ts';
+import { createRow, isFlagged, isRarelyRead, type Row, updateRow } from './rows.ts';
+import type { Subscription } from './types.ts';
+import { num } from './words.ts';
+
+type SortKey = 'sender' | 'count' | 'per_month' | 'read_rate' | 'last_seen' | 'service';
+type Dir = 'ascending' | 'descending';
+
+const rows = new Map<string, Row>();
+let sortKey: SortKey = 'count';
+let sortDir: Dir = 'descending';
+let filterText = '';
+let sortQueued = false;
+let onSelectionChange: () => void = () => {};
+
+const tbody = () => byId<HTMLTableSectionElement>('subs-body');
+
+function sortValue(s: Subscription, key: SortKey): string | number {
+  switch (key) {
+    case 'sender':
+      return (s.sender.name || s.sender.address).toLowerCase();
+    case 'service':
+      return s.service?.name.toLowerCase() ?? '\uffff'; // no service sorts last
+    case 'last_seen':
+      return s.last_seen ?? '';
+    default:
+      return s[key];
+  }
+}
+
+function compare(a: Row, b: Row): number {
+  const x = sortValue(a.sub, sortKey);
+  const y = sortValue(b.sub, sortKey);
+  const c = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
+  return (sortDir === 'ascending' ? c : -c) || a.sub.sender.address.localeCompare(b.sub.sender.address);
+}
+
+function resort(): void {
+  sortQueued = false;
+  const body = tbody();
+  for (const r of [...rows.values()].sort(compare)) body.append(r.tr);
+}
+
+function queueSort(): void {
+  if (sortQueued) return;
+  sortQueued = true;
+  requestAnimationFrame(resort);
+}
+
+function matches(s: Subscription): boolean {
+  if (!filterText) return true;
+  const hay = `${s.sender.name} ${s.sender.address} ${s.list_id ?? ''} ${s.service?.name ?? ''}`.toLowerCase();
+  return hay.includes(filterText);
+}
+
+function updateSortHeaders(): void {
+  for (const th of document.querySelectorAll<HTMLTableCellElement>('#subs th[data-sort]')) {
+    if (th.dataset.sort === sortKey) th.setAttribute('aria-sort', sortDir);
+    else th.removeAttribute('aria-sort');
+  }
+}
+
+export function initTable(selectionChanged: () => void): void {
+  onSelectionChange = selectionChanged;
+  for (const th of document.querySelectorAll<HTMLTableCellElement>('#subs th[data-sort]')) {
+    th.querySelector('button')?.addEventListener('click', () => {
+      const key = th.dataset.sort as SortKey;
+      if (key === sortKey) sortDir = sortDir === 'ascending' ? 'descending' : 'ascending';
+      else {
+        sortKey = key;
+        sortDir = key === 'sender' || key === 'service' ? 'ascending' : 'descending';
+      }
+      updateSortHeaders();
+      resort();
+    });
+  }
+  byId<HTMLInputElement>('filter').addEventListener('input', (ev) => {
+    filterText = (ev.target as HTMLInputElement).value.trim().toLowerCase();
+    for (const r of rows.values()) r.tr.hidden = !matches(r.sub);
+    onSelectionChange(); // also refreshes the "n of m shown" count
+  });
+  tbody().addEventListener('change', () => onSelectionChange());
+}
+
+export function upsert(sub: Subscription): void {
+  const row = rows.get(sub.id);
+  if (row) updateRow(row, sub);
+  else {
+    const created = createRow(sub);
+    created.tr.hidden = !matches(sub);
+    rows.set(sub.id, created);
+    tbody().append(created.tr);
+  }
+  queueSort();
+}
+
+export function clearTable(): void {
+  rows.clear();
+  tbody().replaceChildren();
+}
+
+export const rowById = (id: string) => rows.get(id);
+export const rowCount = () => rows.size;
+
+export function select(which: 'all' | 'none' | 'rarely'): void {
+  for (const r of rows.values()) {
+    if (which === 'none') r.select.checked = false;
+    else if (!r.tr.hidden) r.select.checked = which === 'all' || isRarelyRead(r.sub);
+  }
+  onSelectionChange();
+}
+
+export function selected(): Row[] {
+  return [...rows.values()].filter((r) => r.select.checked);
+}
+
+/** Selected flagged rows whose "include anyway" box is ticked. */
+export function includedFlagged(): string[] {
+  return selected()
+    .filter((r) => isFlagged(r.sub) && r.include.checked)
+    .map((r) => r.sub.id);
+}
+
+export function countText(): string {
+  const visible = [...rows.values()].filter((r) => !r.tr.hidden).length;
+  const total = rows.size;
+  return visible === total ? `${num(total)} found` : `${num(visible)} of ${num(total)} shown`;
+}

@@ -1,0 +1,276 @@
+/**
+ * The inbox tool through the real page in Chromium: a custom-provider scan of a private
+ * Dovecot, live rows, "rarely read" against the generator's ground truth, a dry-run
+ * preview, then unsubscribing through a loopback one-click endpoint and an SMTP sink.
+ * Also: axe in light and dark, and the screenshots in docs/screenshots/.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { listMessages } from '../fixtures/list-mail.ts';
+import { byMailbox, generateMailbox, type MailboxTruth } from '../fixtures/mail-generator.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import {
+  describeViolations,
+  freePort,
+  launchChromium,
+  overflowPx,
+  seriousAxeViolations,
+  watchedPage,
+  wideElements,
+} from '../helpers/browser.ts';
+import { type Dovecot, startDovecot } from '../helpers/dovecot.ts';
+import { type HttpsTarget, startHttpsTarget } from '../helpers/https-target.ts';
+import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.ts';
+import { trustTestCa } from '../helpers/tls-ca.ts';
+
+const SHOTS = join(import.meta.dirname, '../../docs/screenshots');
+const USER = 'alice@example.test';
+const PASSWORD = 'app-password-for-test';
+
+let dovecot: Dovecot;
+let target: HttpsTarget;
+let sink: SmtpSink;
+let t: TestApp;
+let base: string;
+let browser: Browser;
+let page: Page;
+let problems: string[];
+let truth: MailboxTruth;
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+before(async () => {
+  trustTestCa();
+  mkdirSync(SHOTS, { recursive: true });
+  target = await startHttpsTarget();
+  sink = await startSmtpSink({ user: USER, password: PASSWORD, tls: 'implicit' });
+  const gen = generateMailbox({ seed: 7, lists: 14, messagesPerList: [1, 9], plain: 12, nasty: false });
+  truth = gen.truth;
+  const o = target.origin;
+  const own = [
+    ...listMessages({ from: 'news@loopback.test', listId: 'news.loopback.test', oneClick: `${o}/u/news`, count: 6 }),
+    ...listMessages({
+      from: 'deals@loopback.test',
+      mailto: 'mailto:leave@loopback.test?subject=unsubscribe',
+      count: 4,
+    }),
+    ...listMessages({ from: 'weekly@loopback.test', oneClick: `${o}/u/weekly`, count: 5, seen: true }),
+    ...listMessages({ from: 'promo@forged-loopback.test', oneClick: `${o}/u/forged`, count: 3, dkimFail: true }),
+  ];
+  dovecot = await startDovecot({
+    users: [
+      { user: USER, password: PASSWORD, mailboxes: { INBOX: [...(byMailbox(gen.messages).INBOX ?? []), ...own] } },
+    ],
+  });
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  t = await startTestApp({
+    env: {
+      BASE_URL: base,
+      LOG_LEVEL: 'warn',
+      OUTBOUND_ALLOW_HOSTS: [dovecot.imapsPort, target.port, sink.port].map((p) => `127.0.0.1:${p}`).join(','),
+    },
+    runtime: { worker: false, channel: { batchSize: 25 } },
+  });
+  await t.app.listen({ port, host: '127.0.0.1' });
+  browser = await launchChromium();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  ({ page, problems } = await watchedPage(context));
+});
+
+after(async () => {
+  await browser?.close();
+  await t?.close();
+  await dovecot?.stop();
+  await target?.close();
+  await sink?.close();
+});
+
+interface RowState {
+  key: string;
+  status: string | null;
+  checked: boolean;
+  text: string;
+}
+
+/** What each row shows: its list key, unsubscribe status, checkbox and text. */
+const rowState = () =>
+  page.evaluate(`[...document.querySelectorAll('#subs-body tr')].map((tr) => ({
+    key: tr.dataset.listKey,
+    status: tr.dataset.status ?? null,
+    checked: tr.querySelector('input[data-role="select"]').checked,
+    text: tr.textContent ?? '',
+  }))`) as Promise<RowState[]>;
+
+describe('the inbox tool in a browser', () => {
+  const inboxLists = () => truth.lists.filter((l) => l.perMailbox.INBOX);
+  const stale = () => inboxLists().find((l) => l.lastDate.getTime() > Date.parse('2021-01-01'))!;
+
+  test('a custom-provider scan shows its quota, progress and every list as a row', async () => {
+    // An earlier unsubscription kept by this browser (set on a page of the same origin that
+    // loads nothing else): the list kept mailing afterwards.
+    await page.goto(`${base}/robots.txt`);
+    const earlier = JSON.stringify([{ list_key: stale().key, at: '2020-06-01T00:00:00.000Z' }]);
+    await page.evaluate(`localStorage.setItem('optout.unsubscribes.v1', ${JSON.stringify(earlier)})`);
+    await page.goto(`${base}/`);
+    await page.getByLabel('Other (IMAP)').check();
+    await page.getByLabel('IMAP server').fill('127.0.0.1');
+    await page.getByLabel('Port', { exact: true }).first().fill(String(dovecot.imapsPort));
+    await page.getByText('Outgoing server (optional)').click();
+    await page.getByLabel('SMTP server').fill('127.0.0.1');
+    await page.locator('#smtp-port').fill(String(sink.port));
+    await page.getByLabel('Email address').fill(USER);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('Email address').blur();
+    await page.getByText('3 free scans left today for this address.').waitFor();
+
+    // A wrong password first: the advice is about app passwords, and it costs no scan.
+    await page.getByLabel('Password', { exact: true }).fill('not-the-password');
+    await page.getByRole('button', { name: 'Scan my inbox' }).click();
+    await page
+      .locator('#error')
+      .getByText(/did not accept the sign-in\. Most providers need an app password/)
+      .waitFor();
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+
+    await page.getByRole('button', { name: 'Scan my inbox' }).click();
+    await page
+      .locator('#status')
+      .getByText(/^Found \d+ subscriptions/)
+      .waitFor({ timeout: 30_000 });
+    assert.equal(await page.locator('#error').isVisible(), false);
+    assert.equal(
+      await page.locator('#progress').getAttribute('value'),
+      await page.locator('#progress').getAttribute('max'),
+    );
+    await page.getByText('2 free scans left today for this address.').waitFor();
+
+    const rows = await rowState();
+    const expected = [
+      ...inboxLists().map((l) => l.key),
+      'list:news.loopback.test',
+      'from:deals@loopback.test',
+      'from:weekly@loopback.test',
+      'from:promo@forged-loopback.test',
+    ];
+    assert.deepEqual(rows.map((r) => r.key).sort(), expected.sort());
+    // sorted by count, largest first, as the header says
+    assert.equal(await page.locator('th[data-sort="count"]').getAttribute('aria-sort'), 'descending');
+    const stillMailing = rows.find((r) => r.key === stale().key)!;
+    assert.match(stillMailing.text, /Still mailing after you unsubscribed/);
+    assert.match((await page.locator('#status').textContent()) ?? '', /kept mailing after you unsubscribed/);
+    const forged = rows.find((r) => r.key === 'from:promo@forged-loopback.test')!;
+    assert.match(forged.text, /Check first/);
+  });
+
+  test('headers sort with aria-sort, and the filter hides rows that do not match', async () => {
+    await page.locator('th[data-sort="sender"] button').click();
+    assert.equal(await page.locator('th[data-sort="sender"]').getAttribute('aria-sort'), 'ascending');
+    assert.equal(await page.locator('th[data-sort="count"]').getAttribute('aria-sort'), null);
+    const names = await page.$$eval('#subs-body tr .sender-name', (els) =>
+      els.map((e) => (e.textContent ?? '').toLowerCase()),
+    );
+    assert.deepEqual(
+      names,
+      [...names].sort((a, b) => a.localeCompare(b)),
+    );
+    await page.locator('th[data-sort="count"] button').click();
+    await page.getByLabel('Filter').fill('loopback');
+    assert.equal(await page.locator('#subs-body tr:not([hidden])').count(), 4);
+    await page.getByLabel('Filter').fill('');
+  });
+
+  test('"Rarely read" selects exactly the lists read less than 1 in 5 times with 3+ emails', async () => {
+    await page.getByRole('button', { name: 'Rarely read' }).click();
+    const chosen = (await rowState())
+      .filter((r) => r.checked)
+      .map((r) => r.key)
+      .sort();
+    const fromTruth = inboxLists()
+      .filter(
+        (l) => l.perMailbox.INBOX!.count >= 3 && round2(l.perMailbox.INBOX!.seen / l.perMailbox.INBOX!.count) < 0.2,
+      )
+      .map((l) => l.key);
+    const expected = [
+      ...fromTruth,
+      'list:news.loopback.test',
+      'from:deals@loopback.test',
+      'from:promo@forged-loopback.test',
+    ].sort();
+    assert.deepEqual(chosen, expected);
+    assert.match(
+      (await page.locator('#selected-count').textContent()) ?? '',
+      new RegExp(`^${expected.length} selected`),
+    );
+    await page.getByRole('button', { name: 'None' }).click();
+    assert.equal((await rowState()).filter((r) => r.checked).length, 0);
+  });
+
+  test('a dry run shows what would happen and sends nothing', async () => {
+    await page.getByLabel('Filter').fill('loopback');
+    await page.getByRole('button', { name: 'All', exact: true }).click();
+    await page.getByRole('button', { name: 'Preview (dry run)' }).click();
+    await page.locator('#summary').getByText('Preview (nothing was sent)').waitFor({ timeout: 20_000 });
+    const byKey = new Map((await rowState()).map((r) => [r.key, r]));
+    assert.equal(byKey.get('list:news.loopback.test')!.status, 'planned-unsubscribed');
+    assert.equal(byKey.get('from:weekly@loopback.test')!.status, 'planned-unsubscribed');
+    assert.equal(byKey.get('from:deals@loopback.test')!.status, 'planned-email_sent');
+    assert.equal(byKey.get('from:promo@forged-loopback.test')!.status, 'planned-skipped');
+    assert.equal(target.seen.length, 0);
+    assert.equal(sink.messages.length, 0);
+  });
+
+  test('"Unsubscribe selected" reaches the one-click endpoint and the SMTP server, row by row', async () => {
+    await page.getByLabel(/Include .*forged-loopback.* anyway|Include promo anyway/).check();
+    await page.getByRole('button', { name: /^Unsubscribe selected/ }).click();
+    await page.locator('#summary').getByText('Done', { exact: true }).waitFor({ timeout: 30_000 });
+    const byKey = new Map((await rowState()).map((r) => [r.key, r]));
+    assert.equal(byKey.get('list:news.loopback.test')!.status, 'unsubscribed');
+    assert.equal(byKey.get('from:weekly@loopback.test')!.status, 'unsubscribed');
+    assert.equal(byKey.get('from:promo@forged-loopback.test')!.status, 'unsubscribed');
+    assert.equal(byKey.get('from:deals@loopback.test')!.status, 'email_sent');
+    assert.match(byKey.get('list:news.loopback.test')!.text, /Unsubscribed \(one-click\)/);
+    const posts = target.seen
+      .filter((s) => s.method === 'POST')
+      .map((s) => s.url)
+      .sort();
+    assert.deepEqual(posts, ['/u/forged', '/u/news', '/u/weekly']);
+    assert.ok(target.seen.every((s) => s.body === 'List-Unsubscribe=One-Click'));
+    assert.deepEqual(
+      sink.messages.map((m) => m.to),
+      [['leave@loopback.test']],
+    );
+    assert.match((await page.locator('#summary').textContent()) ?? '', /3 unsubscribed, 1 unsubscribe email sent/);
+
+    // The browser keeps only list keys and times.
+    const kept = (await page.evaluate("localStorage.getItem('optout.unsubscribes.v1') ?? ''")) as string;
+    const entries = JSON.parse(kept) as { list_key: string; at: string }[];
+    assert.ok(entries.some((e) => e.list_key === 'list:news.loopback.test'));
+    for (const e of entries) assert.deepEqual(Object.keys(e).sort(), ['at', 'list_key']);
+    assert.ok(!kept.includes(USER) && !kept.includes(PASSWORD));
+  });
+
+  test('no serious or critical accessibility violations, in light and dark', async () => {
+    await page.getByLabel('Filter').fill('');
+    await page.getByLabel('Filter').blur();
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      const v = await seriousAxeViolations(page);
+      assert.equal(v.length, 0, `${colorScheme}:\n${describeViolations(v)}`);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  test('screenshots with results at desktop and 360 px, and the page ran cleanly', async () => {
+    await page.evaluate('window.scrollTo(0, 0)');
+    await page.screenshot({ path: join(SHOTS, 'home-desktop.png'), fullPage: true });
+    await page.setViewportSize({ width: 360, height: 740 });
+    const px = await overflowPx(page);
+    assert.ok(px <= 0, `the page is ${px}px wider than a 360px screen: ${(await wideElements(page)).join('; ')}`);
+    await page.screenshot({ path: join(SHOTS, 'home-mobile.png'), fullPage: true });
+    assert.deepEqual(problems, []);
+  });
+});
