@@ -7,16 +7,18 @@ import { z } from 'zod';
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const opt = <T extends z.ZodType>(schema: T) => z.preprocess(emptyToUndefined, schema.optional());
-const list = z.preprocess(
-  (v) =>
-    typeof v === 'string'
-      ? v
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean)
-      : v,
-  z.array(z.string()).default([]),
-);
+/** "a, b,c" → ["a", "b", "c"], each item checked by `item`; unset → []. */
+const commaList = <T extends z.ZodType>(item: T) =>
+  z.preprocess(
+    (v) =>
+      typeof v === 'string'
+        ? v
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : v,
+    z.array(item).default([]),
+  );
 
 const EnvSchema = z.object({
   PORT: opt(z.coerce.number().int().min(0).max(65535)),
@@ -32,17 +34,8 @@ const EnvSchema = z.object({
   LLM_MODEL: opt(z.string()),
   LLM_TIMEOUT_MS: opt(z.coerce.number().int().min(100).max(300_000)),
   TRUST_PROXY: opt(z.string()),
-  OUTBOUND_ALLOW_HOSTS: list,
-  ALLOWED_ORIGINS: z.preprocess(
-    (v) =>
-      typeof v === 'string'
-        ? v
-            .split(',')
-            .map((s) => s.trim())
-            .filter(Boolean)
-        : v,
-    z.array(z.url({ protocol: /^https?$/ })).default([]),
-  ),
+  OUTBOUND_ALLOW_HOSTS: commaList(z.string()),
+  ALLOWED_ORIGINS: commaList(z.url({ protocol: /^https?$/ })),
   SCAN_DAILY_LIMIT: opt(z.coerce.number().int().min(0).max(1000)),
   LOG_LEVEL: opt(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
   OAUTH_CLIENT_ID: opt(z.string()),
