@@ -14,6 +14,7 @@ import { analyzerRoutes } from './guidance/analyzer.routes.ts';
 import { guideRoutes } from './guidance/guide/routes.ts';
 import { corsForPublicApi, installPlumbing } from './http/plumbing.ts';
 import { linkCheckRoutes } from './linkcheck/routes.ts';
+import { deferredChildLogger } from './log.ts';
 import type { Runtime } from './runtime.ts';
 import type { Db } from './storage/index.ts';
 import { isPagePath, notFoundPage } from './web/not-found.ts';
@@ -37,6 +38,8 @@ export async function buildApp({ config, db, catalog, logger, runtime }: AppDeps
     bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     return503OnClosing: true,
+    childLoggerFactory: (parent, bindings, opts) =>
+      deferredChildLogger(parent as Logger, bindings, opts) as FastifyBaseLogger,
   }).withTypeProvider<ZodTypeProvider>();
 
   await installPlumbing(app, {

@@ -72,12 +72,56 @@ function scoreQuery(keys: SearchKeys, { q, spaced, words }: Query): number {
   return 0;
 }
 
+/**
+ * Which entries contain each string of up to three characters of their keys: a query's
+ * candidates are the entries listed under the rarest of its three-character pieces (or under
+ * the query itself when it is shorter), a superset of the entries containing it, found without
+ * looking at the others. Built once per entries array (catalog arrays never change after loading).
+ */
+const GRAM = 3;
+const gramIndexes = new WeakMap<readonly { keys: SearchKeys }[], Map<string, number[]>>();
+
+function gramIndex(entries: readonly { keys: SearchKeys }[]): Map<string, number[]> {
+  let index = gramIndexes.get(entries);
+  if (!index) {
+    index = new Map();
+    for (let i = 0; i < entries.length; i++) {
+      const hay = entries[i]!.keys.hay;
+      for (let len = 1; len <= GRAM; len++) {
+        for (let at = 0; at + len <= hay.length; at++) {
+          const gram = hay.slice(at, at + len);
+          const list = index.get(gram);
+          if (!list) index.set(gram, [i]);
+          else if (list.at(-1) !== i) list.push(i);
+        }
+      }
+    }
+    gramIndexes.set(entries, index);
+  }
+  return index;
+}
+
+/** Indexes, ascending, of the entries that may contain `needle` (all that do, and maybe a few more). */
+function candidates(index: Map<string, number[]>, needle: string): number[] {
+  if (needle.length <= GRAM) return index.get(needle) ?? [];
+  let best: number[] | undefined;
+  for (let at = 0; at + GRAM <= needle.length; at++) {
+    const list = index.get(needle.slice(at, at + GRAM)) ?? [];
+    if (!best || list.length < best.length) best = list;
+    if (!best.length) break;
+  }
+  return best ?? [];
+}
+
 export function search<T extends { keys: SearchKeys }>(entries: readonly T[], rawQuery: string): T[] {
   const q = normalize(rawQuery);
   if (!q) return [...entries];
   const query = prepare(q);
+  // Every match contains q, or (several words) each word: score only entries that may contain
+  // the longest.
+  const needle = query.words ? query.words.reduce((a, b) => (b.w.length > a.w.length ? b : a)).w : q;
   const hits: { e: T; i: number; s: number }[] = [];
-  for (let i = 0; i < entries.length; i++) {
+  for (const i of candidates(gramIndex(entries), needle)) {
     const e = entries[i]!;
     const s = scoreQuery(e.keys, query);
     if (s > 0) hits.push({ e, i, s });

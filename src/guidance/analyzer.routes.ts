@@ -1,12 +1,23 @@
 /** POST /api/v1/analyzer {slug} → the friction analysis of one service. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Catalog } from '../catalog/load.ts';
+import type { Catalog, CatalogEntry } from '../catalog/load.ts';
 import { ErrorEnvelope, envelopeOf, ok } from '../http/envelope.ts';
 import { notFound } from '../http/errors.ts';
 import { methodNotAllowed } from '../http/method-not-allowed.ts';
 import { Analysis, AnalyzerRequest, analyze } from './analyzer.ts';
 
 export const analyzerRoutes: FastifyPluginAsyncZod<{ catalog: Catalog }> = async (app, { catalog }) => {
+  // An analysis depends on the record alone: built once per service, frozen, so the serializer
+  // (http/plumbing.ts) validates and serializes it once too.
+  const analyses = new Map<string, Readonly<ReturnType<typeof ok<ReturnType<typeof analyze>>>>>();
+  const analysisOf = (entry: CatalogEntry) => {
+    let a = analyses.get(entry.record.slug);
+    if (!a) {
+      a = Object.freeze(ok(analyze(entry)));
+      analyses.set(entry.record.slug, a);
+    }
+    return a;
+  };
   app.post(
     '/analyzer',
     {
@@ -22,7 +33,7 @@ export const analyzerRoutes: FastifyPluginAsyncZod<{ catalog: Catalog }> = async
     async (req) => {
       const entry = catalog.bySlug.get(req.body.slug.toLowerCase());
       if (!entry) throw notFound(`service ${JSON.stringify(req.body.slug)}`);
-      return ok(analyze(entry));
+      return analysisOf(entry);
     },
   );
   methodNotAllowed(app, '/analyzer', ['POST']);

@@ -90,19 +90,22 @@ export async function openQueue(db: Db, logger: Logger, timing: QueueTiming = DE
       return { jobId, joined: jobId === null };
     },
     async work(handler, concurrency = db.lite ? DEFAULT_CONCURRENCY.pglite : DEFAULT_CONCURRENCY.postgres) {
-      const options = {
-        pollingIntervalSeconds: timing.pollingIntervalSeconds,
-        // pg-boss polls every 30 s by default while NOTIFY is active; keep the usual interval
-        // so a retry that comes due (no notification) waits no longer than without NOTIFY.
-        notifyPollingIntervalSeconds: timing.pollingIntervalSeconds,
-        batchSize: 1,
-      };
       // One registration per worker, so each knows its own id: a worker that has just run a
       // job wakes itself to fetch the next one instead of sleeping out the polling interval
       // (a backlog drains at `concurrency` jobs per check time); an empty fetch puts it back
-      // to polling.
+      // to waiting. New jobs wake every worker through NOTIFY. What no notification announces
+      // (a retry coming due) is found by the first worker, which keeps polling every
+      // `pollingIntervalSeconds`; the others poll only every 30 s (pg-boss's default while
+      // NOTIFY works), so an idle process queries as often as with one worker — on PGlite each
+      // poll briefly holds the event loop. Without NOTIFY every worker polls at the usual interval.
       for (let i = 0; i < Math.max(1, Math.floor(concurrency)); i++) {
         let workerId = '';
+        const options = {
+          pollingIntervalSeconds: timing.pollingIntervalSeconds,
+          notifyPollingIntervalSeconds:
+            i === 0 ? timing.pollingIntervalSeconds : Math.max(30, timing.pollingIntervalSeconds),
+          batchSize: 1,
+        };
         workerId = await boss.work<LinkCheckJob>(QUEUE, options, async (jobs) => {
           for (const job of jobs) await handler(job);
           if (jobs.length) boss.notifyWorker(workerId);

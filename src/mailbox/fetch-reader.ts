@@ -24,23 +24,6 @@ export interface FetchedHeaders {
   headers: Buffer;
 }
 
-/** A sequence set longer than this is split over several commands (Dovecot reads lines up to 64 KB). */
-export const MAX_SET_LENGTH = 8000;
-
-/** Splits a compact UID set ("1:500,502,…") at commas into sets of at most MAX_SET_LENGTH characters. */
-export function splitSet(set: string, max = MAX_SET_LENGTH): string[] {
-  const out: string[] = [];
-  let rest = set;
-  while (rest.length > max) {
-    const cut = rest.lastIndexOf(',', max);
-    if (cut <= 0) throw new Error('a single range is longer than a command may be');
-    out.push(rest.slice(0, cut));
-    rest = rest.slice(cut + 1);
-  }
-  if (rest !== '') out.push(rest);
-  return out;
-}
-
 export interface FetchOutcome {
   ok: true;
   messages: number;
@@ -49,15 +32,19 @@ export interface FetchOutcome {
 }
 
 /**
- * Runs the FETCH for every set (pipelined: all are sent at once and answered in order) on a
- * connection where a mailbox is selected, calling `onMessage` synchronously as each message
- * arrives. A tagged NO/BAD, a dropped connection, a timeout or a cancel ends it as a failure;
- * messages delivered before that stay delivered. A throw from `onMessage` fails the connection.
+ * Runs the FETCH for each set in order on a connection where a mailbox is selected, with at most
+ * `window` commands in flight: the next is sent as one completes, so a high-latency link stays
+ * busy while the server never runs more than `window` sets ahead of what was read (a server that
+ * dies mid-scan is noticed, a cancel wastes little of its work). `onMessage` is called
+ * synchronously as each message arrives. A tagged NO/BAD, a dropped connection, a timeout or a
+ * cancel ends it as a failure; messages delivered before that stay delivered. A throw from
+ * `onMessage` fails the connection (INTERNAL).
  */
 export async function fetchHeaders(
   conn: LeanImap,
   sets: string[],
   onMessage: (m: FetchedHeaders) => void,
+  window = 8,
 ): Promise<FetchOutcome | LeanFailure> {
   let messages = 0;
   let malformed = 0;
@@ -69,12 +56,15 @@ export async function fetchHeaders(
       onMessage(m);
     }
   };
-  const answers: Tagged[] = await Promise.all(
-    sets.map((set) => conn.run(`UID FETCH ${set} ${FETCH_ITEMS}`, { onUntagged })),
-  );
-  for (const a of answers) {
-    if (!a.ok) return a;
-    if (a.status !== 'OK') return { ok: false, code: 'REFUSED', message: 'the server refused the FETCH' };
+  const send = (i: number) => conn.run(`UID FETCH ${sets[i]} ${FETCH_ITEMS}`, { onUntagged });
+  const inFlight: Promise<Tagged>[] = [];
+  let next = 0;
+  while (next < sets.length && inFlight.length < window) inFlight.push(send(next++));
+  while (inFlight.length > 0) {
+    const answer = await inFlight.shift()!;
+    if (!answer.ok) return answer;
+    if (answer.status !== 'OK') return { ok: false, code: 'REFUSED', message: 'the server refused the FETCH' };
+    if (next < sets.length) inFlight.push(send(next++));
   }
   return { ok: true, messages, malformed };
 }
@@ -87,6 +77,7 @@ const BACKSLASH = 0x5c;
 const LBRACKET = 0x5b;
 const RBRACKET = 0x5d;
 const LBRACE = 0x7b;
+const TILDE = 0x7e;
 const EMPTY = Buffer.alloc(0);
 
 /**
@@ -137,7 +128,10 @@ export function readFetch(r: ImapResponse): FetchedHeaders | 'other' | 'malforme
       seen = hasSeen(cur, name + 2, close);
       c.pos = close + 1;
     } else {
-      c.pos = name;
+      // any other item, e.g. MODSEQ (n), BINARY[1] ~{n}, BODY[1]<0> {n}: name, section, origin, value
+      c.pos = cur[name] === LBRACKET ? cur.indexOf(RBRACKET, name) + 1 : name;
+      if (c.pos === 0) return 'malformed';
+      if (cur[c.pos] === 0x3c) c.pos = atomEnd(c);
       if (peek(c) !== SP) return 'malformed';
       c.pos++;
       if (!skipValue(c, 0)) return 'malformed';
@@ -181,8 +175,8 @@ function atomEnd(c: Cursor): number {
 function nstring(c: Cursor): Buffer | null {
   const t = seg(c);
   const b = peek(c);
-  if (b === LBRACE) {
-    // the part ends with this literal's {n}; the literal and the next part follow
+  if (b === LBRACE || (b === TILDE && t[c.pos + 1] === LBRACE)) {
+    // the part ends with this literal's {n} (or literal8's ~{n}); the literal and the next part follow
     const lit = c.r.literals[c.lit];
     if (lit === undefined || c.seg + 1 >= c.r.texts.length) return null;
     c.lit++;
@@ -227,7 +221,7 @@ function skipValue(c: Cursor, depth: number): boolean {
       else if (!skipValue(c, depth + 1)) return false;
     }
   }
-  if (b === QUOTE || b === LBRACE) return nstring(c) !== null;
+  if (b === QUOTE || b === LBRACE || (b === TILDE && seg(c)[c.pos + 1] === LBRACE)) return nstring(c) !== null;
   const end = atomEnd(c);
   if (end === c.pos) return false;
   c.pos = end;

@@ -16,8 +16,8 @@
  */
 import PostalMime, { addressParser, decodeWords, type Email } from 'postal-mime';
 import { parseAuthResults } from './auth-results.ts';
-import { readScanFields } from './header-split.ts';
-import { cleanText, parseListId } from './list-id.ts';
+import { emptyScanFields, readScanFields } from './header-split.ts';
+import { cleanText, type ListId, parseListId } from './list-id.ts';
 import { parseListUnsubscribe } from './list-unsubscribe.ts';
 import type { MessageMeta, ParsedMessage, UnsubscribeMethods } from './types.ts';
 
@@ -28,8 +28,8 @@ export type HeaderFields = Pick<Email, 'headers'> & Partial<Pick<Email, 'from' |
 export const MAX_HEADER_BLOCK = 256 * 1024;
 const MAX_SUBJECT_LENGTH = 200;
 const MAX_NAME_LENGTH = 200;
-const MEMO_ENTRIES = 4096;
-const MEMO_KEY_LENGTH = 2048;
+const MEMO_LISTS = 4096; // lists remembered per scan (then it starts over)
+const MEMO_SUBJECTS = 6; // raw Subject texts remembered per list
 
 export async function parseMessage(meta: MessageMeta): Promise<ParsedMessage> {
   return createHeaderParser({ memo: false })(meta)!;
@@ -55,11 +55,13 @@ export type HeaderParser = (meta: MessageMeta, opts?: { onlyWithMethods?: boolea
  * between messages; treat them as read-only.
  */
 export function createHeaderParser(opts: { memo: boolean } = { memo: true }): HeaderParser {
-  const fromMemo = new Memo<ParsedMessage['from']>(opts.memo);
-  const subjectMemo = new Memo<string | null>(opts.memo);
-  const listIdMemo = new Memo<ReturnType<typeof firstListId>>(opts.memo);
-  // List-Unsubscribe → methods, one cache per List-Unsubscribe-Post value ('' for none)
-  const methodsMemo = new Map<string, Memo<UnsubscribeMethods>>();
+  // Per scan, per list (raw List-Id text, or raw From text without one): the results computed
+  // from that list's last raw values, reused only when the raw text is identical (===). A list's
+  // From, List-Id and often its List-Unsubscribe repeat in every message; one Map lookup per
+  // message replaces a parse of each.
+  const byListId = new Map<string, ListCache>();
+  const byFrom = new Map<string, ListCache>();
+  const fields = emptyScanFields();
 
   return (meta, o) => {
     try {
@@ -70,79 +72,102 @@ export function createHeaderParser(opts: { memo: boolean } = { memo: true }): He
     }
   };
 
-  /** Every List-Unsubscribe field is passed on: the parser decides what duplicates mean. */
-  function methodsOf(unsub: string[], post: string[]): UnsubscribeMethods {
-    if (unsub.length !== 1 || post.length > 1) return parseListUnsubscribe(unsub.map(decodeWholeValue), post);
-    const postKey = post[0] ?? '';
-    let cache = methodsMemo.get(postKey);
-    if (!cache) {
-      cache = new Memo(opts.memo && methodsMemo.size < 16);
-      methodsMemo.set(postKey, cache);
-    }
-    return cache.get(unsub[0]!) ?? cache.set(unsub[0]!, parseListUnsubscribe([decodeWholeValue(unsub[0]!)], post));
-  }
-
   function parse(meta: MessageMeta, onlyWithMethods: boolean): ParsedMessage | null {
     // headerBlock only matters for a block over MAX_HEADER_BLOCK: below that, reading stops at
     // the first empty line, which is where headerBlock would cut.
     const h = meta.headers;
-    const f = readScanFields(h.byteLength > MAX_HEADER_BLOCK ? headerBlock(h) : h);
-    const unsub = f.listUnsubscribe;
-    const methods = unsub.length === 0 ? NO_METHODS : methodsOf(unsub, f.listUnsubscribePost);
-    if (onlyWithMethods && !methods.one_click && methods.http.length === 0 && methods.mailto.length === 0) return null;
+    // the fields object is reused: nothing below keeps its arrays past this call
+    const f = readScanFields(h.byteLength > MAX_HEADER_BLOCK ? headerBlock(h) : h, fields);
     const ids = f.listId;
-    const idKey = ids.length === 1 ? ids[0]! : ids.join('\n'); // values never hold LF
-    const listId = ids.length === 0 ? null : (listIdMemo.get(idKey) ?? listIdMemo.set(idKey, firstListId(ids)));
+    const idKey = ids.length === 0 ? null : ids.length === 1 ? ids[0]! : ids.join('\n'); // values never hold LF
     const from = f.from;
-    const subject = f.subject;
+    const c = opts.memo ? cacheFor(idKey === null ? byFrom : byListId, idKey ?? from ?? '', ids) : null;
+    const unsub = f.listUnsubscribe;
+    const post = f.listUnsubscribePost;
+    let methods: UnsubscribeMethods;
+    if (unsub.length === 0) methods = { one_click: null, http: [], mailto: [] };
+    else if (c && unsub.length === 1 && post.length <= 1) {
+      const postText = post.length === 0 ? null : post[0]!;
+      if (c.methods === null || c.unsub !== unsub[0] || c.post !== postText) {
+        c.unsub = unsub[0]!;
+        c.post = postText;
+        c.methods = listUnsubscribe(unsub, post);
+      }
+      methods = c.methods;
+    } else methods = listUnsubscribe(unsub, post);
+    if (onlyWithMethods && !methods.one_click && methods.http.length === 0 && methods.mailto.length === 0) return null;
+    const listId = idKey === null ? null : c ? c.listId : firstListId(ids);
+    let sent: ParsedMessage['from'] = null;
+    if (from && c) {
+      if (c.fromText !== from) {
+        c.fromText = from;
+        c.from = sender(addressParser(from)[0]);
+      }
+      sent = c.from;
+    } else if (from) sent = sender(addressParser(from)[0]);
     const d = f.date === undefined ? null : new Date(f.date);
     return {
       uid: meta.uid,
       mailbox: meta.mailbox,
       junk: meta.junk,
       seen: meta.seen,
-      from: from ? (fromMemo.get(from) ?? fromMemo.set(from, sender(addressParser(from)[0]))) : null,
+      from: sent,
       listId: listId?.id ?? null,
       listName: listId?.name ?? null,
-      methods: unsub.length === 0 ? { one_click: null, http: [], mailto: [] } : methods,
+      methods,
       // postal-mime's Date is ISO for a parseable value, else the raw text, which date() reads the same way
       date: d === null || Number.isNaN(d.getTime()) ? null : d,
       // postal-mime sets subject only for a non-empty first Subject field
-      subject: subject
-        ? (subjectMemo.get(subject) ??
-          subjectMemo.set(
-            subject,
-            cleanText(subject.includes('=?') ? decodeWords(subject) : subject, MAX_SUBJECT_LENGTH),
-          ))
-        : null,
+      subject: f.subject ? (c ? cachedSubject(c, f.subject) : subjectText(f.subject)) : null,
       auth: parseAuthResults(f.authenticationResults),
     };
   }
 }
 
-const NO_METHODS: UnsubscribeMethods = Object.freeze({ one_click: null, http: [], mailto: [] });
+interface ListCache {
+  listId: ListId | null;
+  unsub: string | null;
+  post: string | null;
+  methods: UnsubscribeMethods | null;
+  fromText: string | null;
+  from: ParsedMessage['from'];
+  /** raw Subject texts and their results, most recent first */
+  subjects: { text: string; value: string | null }[];
+}
 
-/**
- * A bounded per-scan cache of a pure function's results, keyed by the input text. Cleared when
- * full; keys over MEMO_KEY_LENGTH are not kept. `get` gives undefined on a miss (results are
- * never undefined; null is a result).
- */
-class Memo<T> {
-  readonly #map = new Map<string, T>();
-  readonly #on: boolean;
-  constructor(on: boolean) {
-    this.#on = on;
+function cacheFor(map: Map<string, ListCache>, key: string, ids: string[]): ListCache {
+  let c = map.get(key);
+  if (c === undefined) {
+    if (map.size >= MEMO_LISTS) map.clear();
+    c = {
+      listId: ids.length === 0 ? null : firstListId(ids),
+      unsub: null,
+      post: null,
+      methods: null,
+      fromText: null,
+      from: null,
+      subjects: [],
+    };
+    map.set(key, c);
   }
-  get(key: string): T | undefined {
-    return this.#on ? this.#map.get(key) : undefined;
-  }
-  set(key: string, value: T): T {
-    if (this.#on && key.length <= MEMO_KEY_LENGTH) {
-      if (this.#map.size >= MEMO_ENTRIES) this.#map.clear();
-      this.#map.set(key, value);
-    }
-    return value;
-  }
+  return c;
+}
+
+/** Every List-Unsubscribe field is passed on: the parser decides what duplicates mean. */
+function listUnsubscribe(unsub: string[], post: string[]): UnsubscribeMethods {
+  return parseListUnsubscribe(unsub.map(decodeWholeValue), post);
+}
+
+function subjectText(raw: string): string | null {
+  return cleanText(raw.includes('=?') ? decodeWords(raw) : raw, MAX_SUBJECT_LENGTH);
+}
+
+function cachedSubject(c: ListCache, raw: string): string | null {
+  for (const s of c.subjects) if (s.text === raw) return s.value;
+  const value = subjectText(raw);
+  c.subjects.unshift({ text: raw, value });
+  if (c.subjects.length > MEMO_SUBJECTS) c.subjects.pop();
+  return value;
 }
 
 export function fromEmail(meta: MessageMeta, email: HeaderFields): ParsedMessage {

@@ -107,13 +107,14 @@ export async function connectLean(
     const t = r.texts[0]!;
     if (t[0] === 0x2a) {
       // '*' then a digit: FETCH, EXISTS, EXPUNGE… straight to the command, no string made
-      if (!(t[2]! >= 0x30 && t[2]! <= 0x39)) untagged(t.toString('latin1'));
+      if (!(t[2]! >= 0x30 && t[2]! <= 0x39)) noteCapabilities(t.toString('latin1'));
       if (greeted) greeted(r);
       else pending[0]?.opts.onUntagged?.(r);
     } else if (t[0] === 0x2b) {
       pending[0]?.opts.onContinue?.(t.subarray(2).toString('latin1'));
     } else {
-      const m = /^(\S+) (OK|NO|BAD)\b ?(.*)$/i.exec(t.toString('latin1'));
+      const line = t.toString('latin1');
+      const m = /^(\S+) (OK|NO|BAD)\b ?(.*)$/i.exec(line);
       const i = m ? pending.findIndex((p) => p.tag === m[1]) : -1;
       if (!m || i < 0) {
         die(fail('PROTOCOL', 'an answer to no command'));
@@ -121,24 +122,18 @@ export async function connectLean(
       }
       const [p] = pending.splice(i, 1);
       const status = m[2]!.toUpperCase() as 'OK' | 'NO' | 'BAD';
-      capabilityCode(m[3]!);
+      noteCapabilities(line);
       if (p!.starttls && status === 'OK') upgrading = true;
       p!.done({ ok: true, status, text: m[3]! });
     }
   }
 
-  function untagged(line: string): void {
-    const m = /^\* CAPABILITY (.*)$/i.exec(line);
-    if (m) setCaps(m[1]!);
-    else capabilityCode(line.replace(/^\* (OK|PREAUTH) /i, ''));
-  }
-  function capabilityCode(text: string): void {
-    const m = /^\[CAPABILITY ([^\]]*)\]/i.exec(text);
-    if (m) setCaps(m[1]!);
-  }
-  function setCaps(list: string): void {
+  /** CAPABILITY data: "* CAPABILITY …", or a [CAPABILITY …] code in a greeting or a tagged OK. */
+  function noteCapabilities(line: string): void {
+    const m = /^(?:\* CAPABILITY |(?:\* (?:OK|PREAUTH)|\S+ OK) \[CAPABILITY )([^\]]*)/i.exec(line);
+    if (!m) return;
     caps.clear();
-    for (const c of list.trim().split(/\s+/)) caps.add(c.toUpperCase());
+    for (const c of m[1]!.trim().split(/\s+/)) caps.add(c.toUpperCase());
   }
 
   const write = (data: string | Buffer) => {

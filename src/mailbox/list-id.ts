@@ -50,8 +50,12 @@ function phrase(raw: string): string | null {
   return cleanText(s, MAX_NAME_LENGTH);
 }
 
+const CLEAN = /^(?:[!-~]+ )*[!-~]+$/;
+
 /** Display text: controls become spaces, runs of whitespace collapse, capped by code points. */
 export function cleanText(s: string, max: number): string | null {
+  // Already clean (printable ASCII words with single spaces, short enough): nothing would change.
+  if (s.length <= max && CLEAN.test(s)) return s;
   const flat = s
     .replace(/\p{Cc}/gu, ' ')
     .replace(/\s+/g, ' ')

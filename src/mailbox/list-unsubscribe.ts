@@ -39,7 +39,10 @@ export function parseListUnsubscribe(values: string[], postValues: string[]): Un
 
 /** RFC 8058 §3.1 value, compared after trimming and case-insensitively (research §4.1). */
 export function hasOneClickPost(postValues: string[]): boolean {
-  return postValues.some((v) => v.trim().toLowerCase() === 'list-unsubscribe=one-click');
+  // The exact RFC 8058 spelling needs no trimming or lower-casing (the common case, per message).
+  return postValues.some(
+    (v) => v === 'List-Unsubscribe=One-Click' || v.trim().toLowerCase() === 'list-unsubscribe=one-click',
+  );
 }
 
 function isHttps(uri: string): boolean {
@@ -117,10 +120,32 @@ export function classifyUri(uri: string): ClassifiedUri | null {
   if (scheme !== 'http' && scheme !== 'https') return null; // javascript:, data:, file:, ftp:…
   // RFC 9110 §4.2: http(s) URIs carry an authority ("//host"); WHATWG URL would let `https:x` pass.
   if (!/^https?:\/\//i.test(uri)) return null;
-  const url = URL.parse(uri);
-  // Credentials in an unsubscribe URL are never legitimate (research §4.5).
-  if (!url || url.hostname === '' || url.username !== '' || url.password !== '') return null;
+  if (!plainAuthority(uri)) {
+    const url = URL.parse(uri);
+    // Credentials in an unsubscribe URL are never legitimate (research §4.5).
+    if (!url || url.hostname === '' || url.username !== '' || url.password !== '') return null;
+  }
   return { kind: 'http', uri, https: scheme === 'https' };
+}
+
+// http(s)://, a DNS name of letters, digits and hyphens in non-empty labels, an optional port,
+// then the end or '/', '?', '#'.
+const PLAIN_AUTHORITY = /^https?:\/\/([a-z0-9-]+(?:\.[a-z0-9-]+)*)(?::(\d{1,5}))?(?:[/?#]|$)/i;
+
+/**
+ * True when a printable-ASCII http(s) URI certainly parses (WHATWG URL) with a host and no
+ * credentials, so URL.parse can be skipped; it runs for every List-Unsubscribe URI a scan meets,
+ * and per-message tokens defeat any cache. Such an authority cannot fail: path, query and
+ * fragment never make parsing fail, the host needs no IDNA work (no "xn--" label), and its
+ * last label is not a number (which would make it an IPv4 address to validate). Anything else
+ * is left to URL.parse (list-unsubscribe.fast.test.ts compares the two).
+ */
+export function plainAuthority(uri: string): boolean {
+  const m = PLAIN_AUTHORITY.exec(uri);
+  if (!m) return false;
+  const host = m[1]!;
+  if (m[2] !== undefined && Number(m[2]) > 65535) return false;
+  return !/(?:^|\.)xn--/i.test(host) && !/(?:^|\.)(?:\d+|0x[0-9a-f]*)$/i.test(host);
 }
 
 /**

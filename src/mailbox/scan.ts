@@ -3,24 +3,25 @@
  * tools drive it). It reads only the header fields it needs (BODY.PEEK on a read-only
  * mailbox, so nothing is marked read) and the \Seen flag, and keeps nothing per message: each
  * message is folded into the grouping and dropped, so memory stays flat however large the
- * mailbox. Subscriptions are reported from the first batch on, then whichever changed at most
- * every `progressMs` and at the end of each mailbox; progress at every phase and at least every
- * `progressMs`.
+ * mailbox. The first subscription is reported as soon as it is found, then whichever changed,
+ * at most every `progressMs` and at the end of each mailbox; progress at every phase and at least
+ * every `progressMs`.
  *
  * Two connections at most. imapflow signs in (its answer is the one reported) and lists; the
  * header FETCH runs on a second, lean connection (lean-imap.ts, fetch-reader.ts) whose reader
  * costs a fraction of imapflow's CPU per message (bench/scan, docs/benchmarks.md). Its TLS
  * handshake overlaps imapflow's sign-in; it signs in only after imapflow did, so a wrong password
  * is tried once. Without `since`, its EXAMINE replaces imapflow's SELECT and SEARCH; with one,
- * imapflow searches and the lean connection fetches the UIDs found. When the lean connection
- * cannot open, sign in or select, sees another UIDVALIDITY, or has its FETCH refused before any
- * message, imapflow selects, searches and fetches in UID batches as before: a scan never depends
- * on it. Only CPU work happens inside an imapflow FETCH loop: a second command there would
+ * imapflow searches and the lean connection fetches the UIDs found. The FETCH goes in batches
+ * of about `batchSize` messages, at most 8 commands in flight (fetch-reader.ts). When the lean
+ * connection cannot open, sign in or select, sees another UIDVALIDITY, or has its FETCH refused
+ * before any message, imapflow selects, searches and fetches in UID batches as before: a scan
+ * never depends on it. Only CPU work happens inside an imapflow FETCH loop: a second command there would
  * deadlock its single pipeline (postalsys/imapflow#159).
  */
 import type { ImapFlow } from 'imapflow';
 import type { OutboundGuard } from '../outbound/guard.ts';
-import { fetchHeaders, splitSet } from './fetch-reader.ts';
+import { fetchHeaders } from './fetch-reader.ts';
 import { createGrouper } from './grouping.ts';
 import { createHeaderParser } from './headers.ts';
 import {
@@ -153,7 +154,7 @@ export async function runScan(
   const changed = new Set<string>();
   const flushMs = opts.progressMs ?? 250;
   let flushedAt = -1;
-  /** Sends the subscriptions that changed: the first ones at once, then at most every flushMs. */
+  /** Sends the subscriptions that changed: the first at once, then at most every flushMs. */
   const flush = (force: boolean) => {
     if (changed.size === 0 || (!force && flushedAt >= 0 && Date.now() - flushedAt < flushMs)) return;
     for (const id of changed) hooks.subscription(grouper.get(id));
@@ -167,6 +168,7 @@ export async function runScan(
     const id = parsed && grouper.add(parsed);
     if (!id) return;
     changed.add(id);
+    if (flushedAt < 0) flush(true); // the first subscription goes out at once
     const perBox = uids.bySubscription.get(id) ?? new Map<string, number[]>();
     uids.bySubscription.set(id, perBox);
     const list = perBox.get(box.path) ?? [];
@@ -185,7 +187,7 @@ export async function runScan(
       if (++since >= batchSize) {
         since = 0;
         flush(false);
-        conn.yieldOnce(); // the process's other sockets (a cancel, other scans) get their turn
+        if (!process.env.NOYIELD) conn.yieldOnce(); // the process's other sockets (a cancel, other scans) get their turn
       }
     });
     flush(true);
@@ -216,8 +218,8 @@ export async function runScan(
       current = { phase: 'searching', done: scanned, total, mailbox: box.path };
       hooks.progress(current);
       // Without a date, the lean connection's EXAMINE says all there is to know (EXISTS,
-      // UIDVALIDITY, UIDNEXT), and UID FETCH 1:<UIDNEXT-1> reads what existed then: no
-      // SEARCH, whose answer imapflow would parse into 100k numbers first.
+      // UIDVALIDITY, UIDNEXT); UID ranges up to UIDNEXT-1 read what existed then: no SEARCH,
+      // whose answer imapflow would parse into 100k numbers first.
       const selected = lean && !opts.since ? await examine(lean, box.path) : null;
       if (lean && selected?.ok && selected.uidValidity !== null) {
         if (selected.exists === 0) continue;
@@ -225,8 +227,7 @@ export async function runScan(
         total += selected.exists;
         current = { phase: 'fetching', done: scanned, total, mailbox: box.path };
         hooks.progress(current);
-        const set = selected.uidNext && selected.uidNext > 1 ? `1:${selected.uidNext - 1}` : '1:*';
-        const how = await leanFetch(box, lean, [set]);
+        const how = await leanFetch(box, lean, uidRanges(selected.exists, selected.uidNext, batchSize));
         if (how === 'aborted') break;
         if (how === 'done') continue;
         total -= selected.exists;
@@ -247,7 +248,10 @@ export async function runScan(
         if (found.length === 0) continue;
         const other = await leanSelected;
         if (lean && other?.ok && other.uidValidity === mailbox.uidValidity) {
-          const how = await leanFetch(box, lean, splitSet(sequenceSet(found)));
+          const sets: string[] = [];
+          for (let i = 0; i < found.length; i += batchSize)
+            sets.push(...splitSet(sequenceSet(found.slice(i, i + batchSize))));
+          const how = await leanFetch(box, lean, sets);
           if (how === 'aborted') break;
           if (how === 'done') continue;
         }
@@ -316,6 +320,20 @@ async function searchUids(client: ImapFlow, since: Date | undefined): Promise<nu
   return (Array.isArray(found) ? found : []).sort((a, b) => a - b);
 }
 
+/**
+ * UID ranges that together cover 1:<UIDNEXT-1>, each expected to hold about `size` messages:
+ * the width follows the mailbox's density (EXISTS per UID), so a sparse UID space does not turn
+ * into thousands of near-empty commands. Without UIDNEXT (which RFC 3501 servers must send), 1:*.
+ */
+export function uidRanges(exists: number, uidNext: number | null, size: number): string[] {
+  if (!uidNext || uidNext <= 1) return ['1:*'];
+  const last = uidNext - 1;
+  const width = Math.max(size, Math.ceil((size * last) / Math.max(exists, 1)));
+  const out: string[] = [];
+  for (let lo = 1; lo <= last; lo += width) out.push(`${lo}:${Math.min(last, lo + width - 1)}`);
+  return out;
+}
+
 export function sequenceSet(sorted: number[]): string {
   const parts: string[] = [];
   let start = sorted[0];
@@ -330,4 +348,21 @@ export function sequenceSet(sorted: number[]): string {
     prev = n;
   }
   return parts.join(',');
+}
+
+/** A sequence set longer than this is split over several commands (Dovecot reads lines up to 64 KB). */
+export const MAX_SET_LENGTH = 8000;
+
+/** Splits a compact UID set ("1:500,502,…") at commas into sets of at most MAX_SET_LENGTH characters. */
+export function splitSet(set: string, max = MAX_SET_LENGTH): string[] {
+  const out: string[] = [];
+  let rest = set;
+  while (rest.length > max) {
+    const cut = rest.lastIndexOf(',', max);
+    if (cut <= 0) throw new Error('a single range is longer than a command may be');
+    out.push(rest.slice(0, cut));
+    rest = rest.slice(cut + 1);
+  }
+  if (rest !== '') out.push(rest);
+  return out;
 }

@@ -88,13 +88,31 @@ export function formatDuration(iso: string, f: Framing): string | null {
     const n = Number(m[i + 1] ?? 0);
     if (!n) return [];
     const [one, many] = f.units[u];
-    return [`${new Intl.NumberFormat(f.intl).format(n)} ${n === 1 ? one : many}`];
+    return [`${formatter(f, 'integer').format(n)} ${n === 1 ? one : many}`];
   });
-  return parts.length ? new Intl.ListFormat(f.intl, { type: 'conjunction' }).format(parts) : null;
+  return parts.length ? formatter(f, 'and').format(parts) : null;
 }
 
-export const formatScore = (n: number, f: Framing) =>
-  new Intl.NumberFormat(f.intl, { maximumFractionDigits: 1 }).format(n);
+export const formatScore = (n: number, f: Framing) => formatter(f, 'score').format(n);
 
-export const formatOr = (items: string[], f: Framing) =>
-  new Intl.ListFormat(f.intl, { type: 'disjunction' }).format(items);
+export const formatOr = (items: string[], f: Framing) => formatter(f, 'or').format(items);
+
+// Building an Intl formatter costs far more than using one (it was most of a template guide's
+// time): one of each per language, made on first use.
+const FORMATTERS = {
+  integer: (intl: string) => new Intl.NumberFormat(intl),
+  score: (intl: string) => new Intl.NumberFormat(intl, { maximumFractionDigits: 1 }),
+  and: (intl: string) => new Intl.ListFormat(intl, { type: 'conjunction' }),
+  or: (intl: string) => new Intl.ListFormat(intl, { type: 'disjunction' }),
+};
+type FormatterKind = keyof typeof FORMATTERS;
+const formatters = new Map<string, unknown>();
+function formatter<K extends FormatterKind>(f: Framing, kind: K): ReturnType<(typeof FORMATTERS)[K]> {
+  const key = `${kind}|${f.intl}`;
+  let made = formatters.get(key);
+  if (made === undefined) {
+    made = FORMATTERS[kind](f.intl);
+    formatters.set(key, made);
+  }
+  return made as ReturnType<(typeof FORMATTERS)[K]>;
+}
