@@ -27,6 +27,7 @@ import { examine, signIn } from './lean-commands.ts';
 import { connectLean, type LeanFailure, type LeanImap } from './lean-imap.ts';
 import { splitSet } from './scan.ts';
 
+const ALL = [{ set: '1:*', first: 1 }];
 const b = (s: string) => Buffer.from(s, 'latin1');
 
 function tokenize(chunks: Buffer[], limits: TokenizerLimits = DEFAULT_LIMITS): ImapResponse[] {
@@ -306,12 +307,71 @@ describe('the lean connection against scripted servers', () => {
     server.received.length = 0;
     const conn = await selected(server);
     const got: number[] = [];
-    const r = await fetchHeaders(conn, ['1:3'], (m) => got.push(m.uid));
+    const r = await fetchHeaders(conn, [{ set: '1:3', first: 1 }], (m) => got.push(m.uid));
     assert.deepEqual(r, { ok: true, messages: 2, malformed: 0 });
     assert.deepEqual(got, [1, 2]);
     command = Buffer.concat(server.received).toString('latin1');
     assert.match(command, new RegExp(`L\\d+ UID FETCH 1:3 ${FETCH_ITEMS.replace(/[()[\]]/g, '\\$&')}\r\n`));
     assert.match(command, /EXAMINE "INBOX"/);
+    conn.close();
+  });
+
+  test('pipelined batches answered interleaved or out of order are released in batch order', async () => {
+    const fetches: string[] = [];
+    let most = 0;
+    const server = await fakeServer(
+      imapSession((tag, s) => {
+        fetches.push(tag);
+        most = Math.max(most, fetches.length);
+        if (fetches.length < 3) return; // answer once three commands are waiting
+        const [a, b2, c] = fetches.splice(0);
+        // c's messages first, then a's and b's interleaved; the OKs in reverse order too
+        s.write(`${msg(9, 9, 'From: c1\r\n\r\n')}${msg(4, 4, 'From: b1\r\n\r\n')}${msg(1, 1, 'From: a1\r\n\r\n')}`);
+        s.write(`${msg(5, 5, 'From: b2\r\n\r\n')}${msg(2, 2, 'From: a2\r\n\r\n')}${msg(10, 10, 'From: c2\r\n\r\n')}`);
+        s.write(`${c} OK\r\n${b2} OK\r\n${a} OK\r\n`);
+      }),
+    );
+    const conn = await selected(server);
+    const got: number[] = [];
+    const batches = [
+      { set: '1:3', first: 1 },
+      { set: '4:6', first: 4 },
+      { set: '7:12', first: 7 },
+    ];
+    assert.deepEqual(await fetchHeaders(conn, batches, (m) => got.push(m.uid)), {
+      ok: true,
+      messages: 6,
+      malformed: 0,
+    });
+    assert.deepEqual(got, [1, 2, 4, 5, 9, 10]);
+    conn.close();
+  });
+
+  test('at most `window` FETCH commands are in flight', async () => {
+    const waiting: string[] = [];
+    let most = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const server = await fakeServer(
+      imapSession((tag, s) => {
+        waiting.push(tag);
+        most = Math.max(most, waiting.length);
+        // answer once 3 wait, or after 50 ms without another command
+        const answer = () =>
+          s.write(
+            waiting
+              .splice(0)
+              .map((t) => `${t} OK\r\n`)
+              .join(''),
+          );
+        clearTimeout(timer);
+        if (waiting.length >= 3) setImmediate(answer);
+        else timer = setTimeout(answer, 50);
+      }),
+    );
+    const conn = await selected(server);
+    const batches = Array.from({ length: 20 }, (_, i) => ({ set: `${i * 10 + 1}:${i * 10 + 10}`, first: i * 10 + 1 }));
+    assert.deepEqual(await fetchHeaders(conn, batches, () => {}, 3), { ok: true, messages: 0, malformed: 0 });
+    assert.equal(most, 3);
     conn.close();
   });
 
@@ -322,7 +382,7 @@ describe('the lean connection against scripted servers', () => {
       );
       const conn = await selected(server);
       const got: number[] = [];
-      const r = await fetchHeaders(conn, ['1:*'], (m) => got.push(m.uid));
+      const r = await fetchHeaders(conn, ALL, (m) => got.push(m.uid));
       assert.equal((r as LeanFailure).code, 'REFUSED');
       assert.deepEqual(got, [1]);
       conn.close();
@@ -339,7 +399,7 @@ describe('the lean connection against scripted servers', () => {
     );
     const conn = await selected(server);
     const got: number[] = [];
-    assert.deepEqual(await fetchHeaders(conn, ['1:*'], (m) => got.push(m.uid)), {
+    assert.deepEqual(await fetchHeaders(conn, ALL, (m) => got.push(m.uid)), {
       ok: true,
       messages: 2,
       malformed: 0,
@@ -359,7 +419,7 @@ describe('the lean connection against scripted servers', () => {
     );
     const conn = await selected(server);
     const got: number[] = [];
-    const r = await fetchHeaders(conn, ['1:*'], (m) => got.push(m.uid));
+    const r = await fetchHeaders(conn, ALL, (m) => got.push(m.uid));
     assert.equal((r as LeanFailure).code, 'CLOSED');
     assert.deepEqual(got, [1]);
   });
@@ -378,7 +438,7 @@ describe('the lean connection against scripted servers', () => {
         }),
       );
       const conn = await selected(server);
-      const r = await fetchHeaders(conn, ['1:*'], () => {});
+      const r = await fetchHeaders(conn, ALL, () => {});
       assert.equal((r as LeanFailure).code, code, answer);
     }
   });
@@ -386,7 +446,7 @@ describe('the lean connection against scripted servers', () => {
   test('a throw in the consumer fails the connection as INTERNAL instead of escaping', async () => {
     const server = await fakeServer(imapSession((tag, s) => s.write(`${msg(1, 1, 'x\r\n\r\n')}${tag} OK\r\n`)));
     const conn = await selected(server);
-    const r = await fetchHeaders(conn, ['1'], () => {
+    const r = await fetchHeaders(conn, [{ set: '1', first: 1 }], () => {
       throw new Error('consumer bug');
     });
     assert.equal((r as LeanFailure).code, 'INTERNAL');
@@ -397,7 +457,7 @@ describe('the lean connection against scripted servers', () => {
     const ctl = new AbortController();
     const conn = await selected(stalled, ctl.signal);
     const started = Date.now();
-    const pending = fetchHeaders(conn, ['1:*'], () => {});
+    const pending = fetchHeaders(conn, ALL, () => {});
     setTimeout(() => ctl.abort(), 50);
     assert.equal(((await pending) as LeanFailure).code, 'ABORTED');
     assert.ok(Date.now() - started < 1000);
@@ -414,7 +474,7 @@ describe('the lean connection against scripted servers', () => {
     assert.ok(c.ok);
     await signIn(c.conn, { user: 'u', password: 'p' });
     await examine(c.conn, 'INBOX');
-    assert.equal(((await fetchHeaders(c.conn, ['1:*'], () => {})) as LeanFailure).code, 'TIMEOUT');
+    assert.equal(((await fetchHeaders(c.conn, ALL, () => {})) as LeanFailure).code, 'TIMEOUT');
   });
 
   test('sign-in: SASL-IR PLAIN when offered; LOGIN with quoted strings or a synchronizing literal otherwise', async () => {

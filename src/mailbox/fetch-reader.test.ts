@@ -18,6 +18,7 @@ import { connectLean } from './lean-imap.ts';
 import { runScan, type ScanResult } from './scan.ts';
 import type { Subscription } from './types.ts';
 
+const ALL = [{ set: '1:*', first: 1 }];
 const PASSWORD = 'pw with spaces & "quotes"';
 const USER = 'eq@example.test';
 const FIELDS = [
@@ -85,7 +86,7 @@ async function viaLean(path: string, tls: 'implicit' | 'starttls' = 'implicit'):
     const box = await examine(c.conn, path);
     assert.ok(box.ok);
     const out: FetchedHeaders[] = [];
-    const r = await fetchHeaders(c.conn, ['1:*'], (m) => out.push(m));
+    const r = await fetchHeaders(c.conn, ALL, (m) => out.push(m));
     assert.deepEqual(r, { ok: true, messages: box.exists, malformed: 0 });
     return out;
   } finally {

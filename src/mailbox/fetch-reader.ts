@@ -31,42 +31,79 @@ export interface FetchOutcome {
   malformed: number;
 }
 
+/** One FETCH command's UIDs; a scan's batches cover ascending, disjoint UID ranges. */
+export interface UidBatch {
+  set: string;
+  /** the lowest UID the set can hold: batch i holds the UIDs from its `first` to the next one's */
+  first: number;
+}
+
 /**
- * Runs the FETCH for each set in order on a connection where a mailbox is selected, with at most
+ * Runs the FETCH for each batch on a connection where a mailbox is selected, with at most
  * `window` commands in flight: the next is sent as one completes, so a high-latency link stays
- * busy while the server never runs more than `window` sets ahead of what was read (a server that
- * dies mid-scan is noticed, a cancel wastes little of its work). `onMessage` is called
- * synchronously as each message arrives. A tagged NO/BAD, a dropped connection, a timeout or a
- * cancel ends it as a failure; messages delivered before that stay delivered. A throw from
- * `onMessage` fails the connection (INTERNAL).
+ * busy while the server never runs more than `window` batches ahead of what was read (a server
+ * that dies mid-scan is noticed; a cancel wastes little of its work).
+ *
+ * Servers may run pipelined FETCHes at the same time and interleave their answers (Dovecot
+ * does), so each message is placed in its batch by UID and the messages of a later batch are
+ * held until the earlier ones are complete: `onMessage` sees them exactly in the order one FETCH
+ * of all of them would give, synchronously as they can be released. A tagged NO/BAD, a dropped
+ * connection, a timeout or a cancel ends it as a failure (messages not yet released are
+ * dropped). A throw from `onMessage` fails the connection (INTERNAL).
  */
 export async function fetchHeaders(
   conn: LeanImap,
-  sets: string[],
+  batches: UidBatch[],
   onMessage: (m: FetchedHeaders) => void,
   window = 8,
 ): Promise<FetchOutcome | LeanFailure> {
   let messages = 0;
   let malformed = 0;
+  let head = 0; // the oldest batch not yet complete
+  const held = new Map<number, FetchedHeaders[]>();
+  const release = (m: FetchedHeaders) => {
+    messages++;
+    onMessage(m);
+  };
   const onUntagged = (r: ImapResponse) => {
     const m = readFetch(r);
     if (m === 'malformed') malformed++;
     else if (m !== 'other') {
-      messages++;
-      onMessage(m);
+      const i = batchOf(batches, m.uid);
+      if (i <= head) release(m);
+      else {
+        const list = held.get(i);
+        if (list) list.push(m);
+        else held.set(i, [m]);
+      }
     }
   };
-  const send = (i: number) => conn.run(`UID FETCH ${sets[i]} ${FETCH_ITEMS}`, { onUntagged });
+  const send = (i: number) => conn.run(`UID FETCH ${batches[i]!.set} ${FETCH_ITEMS}`, { onUntagged });
   const inFlight: Promise<Tagged>[] = [];
   let next = 0;
-  while (next < sets.length && inFlight.length < window) inFlight.push(send(next++));
+  while (next < batches.length && inFlight.length < window) inFlight.push(send(next++));
   while (inFlight.length > 0) {
     const answer = await inFlight.shift()!;
     if (!answer.ok) return answer;
     if (answer.status !== 'OK') return { ok: false, code: 'REFUSED', message: 'the server refused the FETCH' };
-    if (next < sets.length) inFlight.push(send(next++));
+    head++;
+    for (const m of held.get(head) ?? []) release(m);
+    held.delete(head);
+    if (next < batches.length) inFlight.push(send(next++));
   }
   return { ok: true, messages, malformed };
+}
+
+/** The batch a UID belongs to: the last whose `first` is not above it (0 below the first). */
+function batchOf(batches: UidBatch[], uid: number): number {
+  let lo = 0;
+  let hi = batches.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (batches[mid]!.first <= uid) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 const SP = 0x20;

@@ -192,6 +192,7 @@ export function parseMailto(uri: string): MailtoMethod | null {
  * space (URLSearchParams gets this wrong, research §4.4). A bad escape or bad UTF-8 → null.
  */
 export function percentDecode(s: string): string | null {
+  if (!s.includes('%')) return s; // nothing to decode (and nothing that could fail)
   try {
     return decodeURIComponent(s);
   } catch {

@@ -21,7 +21,7 @@
  */
 import type { ImapFlow } from 'imapflow';
 import type { OutboundGuard } from '../outbound/guard.ts';
-import { fetchHeaders } from './fetch-reader.ts';
+import { fetchHeaders, type UidBatch } from './fetch-reader.ts';
 import { createGrouper } from './grouping.ts';
 import { createHeaderParser } from './headers.ts';
 import {
@@ -179,10 +179,10 @@ export async function runScan(
    * The FETCH of `sets` on the lean connection. 'fallback': refused before any message, so
    * imapflow reads this mailbox instead; a connection lost midway fails the scan (throws).
    */
-  const leanFetch = async (box: ResolvedMailbox, conn: LeanImap, sets: string[]) => {
+  const leanFetch = async (box: ResolvedMailbox, conn: LeanImap, batches: UidBatch[]) => {
     let since = 0;
     const before = scanned;
-    const outcome = await fetchHeaders(conn, sets, (m) => {
+    const outcome = await fetchHeaders(conn, batches, (m) => {
       take(box, m.uid, m.seen, m.headers);
       if (++since >= batchSize) {
         since = 0;
@@ -248,10 +248,12 @@ export async function runScan(
         if (found.length === 0) continue;
         const other = await leanSelected;
         if (lean && other?.ok && other.uidValidity === mailbox.uidValidity) {
-          const sets: string[] = [];
-          for (let i = 0; i < found.length; i += batchSize)
-            sets.push(...splitSet(sequenceSet(found.slice(i, i + batchSize))));
-          const how = await leanFetch(box, lean, sets);
+          const batches: UidBatch[] = [];
+          for (let i = 0; i < found.length; i += batchSize) {
+            const uids = found.slice(i, i + batchSize);
+            batches.push(...splitSet(sequenceSet(uids)).map((set) => ({ set, first: Number(set.split(/[:,]/)[0]) })));
+          }
+          const how = await leanFetch(box, lean, batches);
           if (how === 'aborted') break;
           if (how === 'done') continue;
         }
@@ -325,12 +327,12 @@ async function searchUids(client: ImapFlow, since: Date | undefined): Promise<nu
  * the width follows the mailbox's density (EXISTS per UID), so a sparse UID space does not turn
  * into thousands of near-empty commands. Without UIDNEXT (which RFC 3501 servers must send), 1:*.
  */
-export function uidRanges(exists: number, uidNext: number | null, size: number): string[] {
-  if (!uidNext || uidNext <= 1) return ['1:*'];
+export function uidRanges(exists: number, uidNext: number | null, size: number): UidBatch[] {
+  if (!uidNext || uidNext <= 1) return [{ set: '1:*', first: 1 }];
   const last = uidNext - 1;
   const width = Math.max(size, Math.ceil((size * last) / Math.max(exists, 1)));
-  const out: string[] = [];
-  for (let lo = 1; lo <= last; lo += width) out.push(`${lo}:${Math.min(last, lo + width - 1)}`);
+  const out: UidBatch[] = [];
+  for (let lo = 1; lo <= last; lo += width) out.push({ set: `${lo}:${Math.min(last, lo + width - 1)}`, first: lo });
   return out;
 }
 
