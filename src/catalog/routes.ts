@@ -44,27 +44,44 @@ const ListEnvelope = envelopeOf(ServiceList);
 
 /**
  * Writes a list response with each item's JSON made once per item object (items are frozen
- * projections), validated by ServiceListItem when made; the envelope around them goes through
- * its schema on every request. The same bytes as the schema's serializer, without walking up to
- * a hundred items through zod per request.
+ * projections, validated by ServiceListItem when first written). The envelope around them is
+ * four integers the query schema already validated, so it is written directly: the same bytes
+ * as the schema's serializer, without walking up to a hundred items through zod per request.
  */
 function listSerializer() {
   const itemJson = new WeakMap<object, string>();
   return (payload: z.infer<typeof ListEnvelope>): string => {
     // An error envelope sent after this serializer was chosen (a failure while sending).
-    if (!Array.isArray(payload.data?.items)) return JSON.stringify(payload);
-    const items = payload.data.items.map((item) => {
-      let json = itemJson.get(item);
-      if (json === undefined) {
-        json = JSON.stringify(z.encode(ServiceListItem, item));
-        itemJson.set(item, json);
+    if (payload.code !== '0' || !Array.isArray(payload.data?.items)) return JSON.stringify(payload);
+    const { items, total, page, page_size } = payload.data;
+    let json = '';
+    for (const item of items) {
+      let one = itemJson.get(item);
+      if (one === undefined) {
+        one = JSON.stringify(z.encode(ServiceListItem, item));
+        itemJson.set(item, one);
       }
-      return json;
-    });
-    const envelope = JSON.stringify(z.encode(ListEnvelope, { ...payload, data: { ...payload.data, items: [] } }));
-    // `"items":[]` occurs once: in a string value its quotes would be escaped.
-    const at = envelope.indexOf('"items":[]') + '"items":['.length;
-    return envelope.slice(0, at) + items.join(',') + envelope.slice(at);
+      json += json ? `,${one}` : one;
+    }
+    return `{"code":"0","data":{"items":[${json}],"total":${total},"page":${page},"page_size":${page_size}},"message":${JSON.stringify(payload.message)}}`;
+  };
+}
+
+/**
+ * Search results by raw query: the catalog never changes while the process runs, and a search
+ * box sends the same few queries over and over (every visitor typing "netf…"). Bounded; the
+ * oldest query is dropped first.
+ */
+function searchCache(entries: readonly CatalogEntry[], max = 1000) {
+  const cache = new Map<string, CatalogEntry[]>();
+  return (q: string): CatalogEntry[] => {
+    let hit = cache.get(q);
+    if (hit === undefined) {
+      hit = search(entries, q);
+      if (cache.size >= max) cache.delete(cache.keys().next().value!);
+      cache.set(q, hit);
+    }
+    return hit;
   };
 }
 
@@ -72,6 +89,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRouteOptions> = async (
   const listItem = projection(toListItem);
   const detail = projection((e, state) => ok(toDetail(e, state)));
   const listJson = listSerializer();
+  const find = searchCache(catalog.entries);
   const counts = new Map<string, number>();
   for (const e of catalog.entries) counts.set(e.record.category, (counts.get(e.record.category) ?? 0) + 1);
   const categories = Object.freeze(
@@ -91,7 +109,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRouteOptions> = async (
     },
     async (req, reply) => {
       const { q, cat, page, page_size } = req.query;
-      let matches = q ? search(catalog.entries, q) : catalog.entries;
+      let matches: readonly CatalogEntry[] = q ? find(q) : catalog.entries;
       if (cat) matches = matches.filter((e) => e.record.category === cat);
       const slice = matches.slice((page - 1) * page_size, page * page_size);
       const state = await states.snapshot();

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { startTestApp, type TestApp } from '../../test/helpers/app.ts';
 import { BODY_LIMIT } from '../app.ts';
 import { ok } from './envelope.ts';
+import { apiSecurityHeaders } from './plumbing.ts';
 
 // A POST route shaped like the public API's, added to the real app for these tests.
 let t: TestApp;
@@ -86,11 +87,23 @@ describe('failures and headers', () => {
     assert.ok(t.logs.some((l) => l.includes('unhandled error')));
   });
 
-  test('responses carry security headers', async () => {
+  test('API responses carry the short API security header set', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/categories' });
     assert.equal(res.headers['x-content-type-options'], 'nosniff');
-    assert.match(String(res.headers['content-security-policy']), /default-src 'self'/);
+    assert.equal(res.headers['content-security-policy'], "default-src 'none'; frame-ancestors 'none'");
+    assert.equal(res.headers['x-frame-options'], 'DENY');
     assert.equal(res.headers['referrer-policy'], 'no-referrer');
+    assert.equal(res.headers['strict-transport-security'], undefined, 'no HSTS on plain http');
+  });
+
+  test('API errors carry the same headers as API answers', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/nope' });
+    assert.equal(res.statusCode, 404);
+    assert.equal(res.headers['content-security-policy'], "default-src 'none'; frame-ancestors 'none'");
+  });
+
+  test('over https, API responses add HSTS', () => {
+    assert.match(apiSecurityHeaders(true)['strict-transport-security'] ?? '', /max-age=\d+/);
   });
 
   test('the public API answers CORS preflights for any origin', async () => {
