@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import autocannon, { type Result } from 'autocannon';
+import { compare, load } from './support/load.ts';
 import {
   killOnExit,
   machineLoad,
@@ -30,6 +30,7 @@ const SECONDS = Number(process.argv[2] ?? 8);
 const CONNECTIONS = Number(process.argv[3] ?? 10);
 const RATE = 500;
 const STARTS = 3;
+const ROUNDS = 4;
 
 const MIXES = {
   search: [
@@ -81,42 +82,38 @@ for (const url of Object.keys(recorded)) {
   if (body !== recorded[url]!.body) throw new Error(`bare server answers ${url} differently`);
 }
 
-const load = async (
-  url: string,
-  paths: string[],
-  opts: { duration: number; overallRate?: number; corrected?: boolean },
-) => {
-  const r: Result = await autocannon({
-    url,
-    connections: CONNECTIONS,
-    duration: opts.duration,
-    ...(opts.overallRate ? { overallRate: opts.overallRate, ignoreCoordinatedOmission: !opts.corrected } : {}),
-    requests: paths.map((path) => ({ method: 'GET', path })),
-  });
-  const bad = r.non2xx + r.errors + r.timeouts;
-  if (bad) throw new Error(`${url}: ${bad} failed requests ${JSON.stringify(r.statusCodeStats)}`);
-  return {
-    requests: r.requests.total,
-    req_per_s: Math.round(r.requests.total / r.duration),
-    p50_ms: r.latency.p50,
-    p99_ms: r.latency.p99,
-    max_ms: r.latency.max,
-  };
-};
+const get = (paths: string[]) => paths.map((path) => ({ method: 'GET', path }));
+const opts = { connections: CONNECTIONS };
 
-// Warm both (JIT, PGlite caches), then measure each mix on optout and on the bare server.
+// Warm both (JIT, PGlite caches), then measure each mix on optout and on the bare server,
+// interleaved: four slices each, ABBA (bench/support/load.ts).
 for (const paths of Object.values(MIXES)) {
-  await load(optout.url, paths, { duration: 2 });
-  await load(bareUrl, paths, { duration: 2 });
+  await compare(
+    { optout: { url: optout.url, requests: get(paths) }, bare: { url: bareUrl, requests: get(paths) } },
+    { ...opts, duration: 4, rounds: 2 },
+  );
 }
 const throughput: Record<string, unknown> = {};
 let ratioPass = true;
 for (const [name, paths] of Object.entries(MIXES)) {
-  const o = await load(optout.url, paths, { duration: SECONDS });
-  const b = await load(bareUrl, paths, { duration: SECONDS });
+  const { results, per_round_req_per_s } = await compare(
+    { optout: { url: optout.url, requests: get(paths) }, bare: { url: bareUrl, requests: get(paths) } },
+    { ...opts, duration: SECONDS, rounds: ROUNDS },
+  );
+  const o = results.optout!;
+  const b = results.bare!;
   const ratio = round(o.req_per_s / b.req_per_s, 3);
+  const perRound = per_round_req_per_s.optout!.map((n, k) => round(n / per_round_req_per_s.bare![k]!, 3));
   ratioPass &&= ratio >= 0.6;
-  throughput[name] = { urls: paths, optout: o, bare: b, ratio, target: '≥ 0.6', pass: ratio >= 0.6 };
+  throughput[name] = {
+    urls: paths,
+    optout: o,
+    bare: b,
+    ratio,
+    ratio_per_slice: perRound,
+    target: '≥ 0.6',
+    pass: ratio >= 0.6,
+  };
 }
 
 // A fixed rate. autocannon's rate mode sends each connection's share of a second back to back
@@ -126,9 +123,10 @@ for (const [name, paths] of Object.entries(MIXES)) {
 // beside the same run against the bare server (the tool's own floor on this machine) and, for
 // the record, autocannon's corrected figure.
 const allPaths = [...MIXES.search, ...MIXES.lookup];
-const fixed = await load(optout.url, allPaths, { duration: 10, overallRate: RATE });
-const fixedBare = await load(bareUrl, allPaths, { duration: 10, overallRate: RATE });
-const fixedCorrected = await load(optout.url, allPaths, { duration: 10, overallRate: RATE, corrected: true });
+const fixedRun = { ...opts, duration: 10, overallRate: RATE };
+const fixed = await load(optout.url, get(allPaths), fixedRun);
+const fixedBare = await load(bareUrl, get(allPaths), fixedRun);
+const fixedCorrected = await load(optout.url, get(allPaths), { ...fixedRun, corrected: true });
 bare.kill('SIGTERM');
 
 const fixedPass = fixed.p99_ms < 20;
@@ -139,10 +137,13 @@ await optout.stop();
 
 // Start to ready on the existing data directory: spawn → "optout is listening" (info level,
 // only for these starts; the line carries the start-up phases).
-const starts: { ready_ms: number; phases_ms: unknown }[] = [];
+// Resident memory at idle is read 2 s after each of these starts.
+const starts: { ready_ms: number; phases_ms: unknown; idle_rss_mib: number }[] = [];
 for (let i = 0; i < STARTS; i++) {
   optout = await startOptout({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
-  starts.push({ ready_ms: Math.round(optout.readyMs), phases_ms: optout.listening?.startup_ms ?? null });
+  const readyMs = Math.round(optout.readyMs);
+  await new Promise((r) => setTimeout(r, 2000));
+  starts.push({ ready_ms: readyMs, phases_ms: optout.listening?.startup_ms ?? null, idle_rss_mib: rssMiB(optout.pid) });
   await optout.stop();
 }
 const startMedian = median(starts.map((s) => s.ready_ms));
@@ -158,7 +159,7 @@ const out = {
   machine_load: { at_start: loadAtStart, at_end: machineLoad() },
   setup:
     `optout: node src/main.ts, embedded PGlite, LOG_LEVEL=warn (per-request logs off); bare: Fastify serving the ` +
-    `recorded bodies from a Map; autocannon in this process, ${CONNECTIONS} connections, ${SECONDS} s per run after 2 s warm-up`,
+    `recorded bodies from a Map; autocannon in this process, ${CONNECTIONS} connections, ${SECONDS} s per server per mix in ${ROUNDS} interleaved slices after a warm-up`,
   response_bytes: bytes,
   throughput,
   fixed_rate: {
@@ -177,7 +178,12 @@ const out = {
     target: '< 2000 ms',
     pass: startPass,
   },
-  rss_mib: { after_start: rssAfterStart, idle_after_load: idleRss },
+  rss_mib: {
+    // the first start also ran initdb, whose memory the WebAssembly heap keeps until exit
+    first_start: rssAfterStart,
+    first_start_after_load: idleRss,
+    idle_existing_data_dir: median(starts.map((s) => s.idle_rss_mib)),
+  },
   pass: ratioPass && fixedPass && startPass,
 };
 process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);

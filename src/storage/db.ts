@@ -24,9 +24,17 @@ export interface Db extends Queryable {
   close(): Promise<void>;
 }
 
+/**
+ * PGlite's own start parameters plus a smaller buffer cache. Its default, PostgreSQL's 128 MB of
+ * shared_buffers, lives in the WebAssembly heap and so in the process's RSS; optout's tables
+ * (the catalog's state rows, the job queue) fit in a few MB. 16 MB takes the idle service on an
+ * existing data dir from ~430 to ~300 MB RSS (docs/benchmarks.md, bench/api).
+ */
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
 export async function openPglite(dir: string | undefined): Promise<Db> {
   // memory:// when no dir: used by unit tests that want a throwaway database.
-  const lite = await PGlite.create(dir ?? 'memory://');
+  const lite = await PGlite.create(dir ?? 'memory://', { startParams: PGLITE_START_PARAMS });
   const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
       const r = await q.query<T>(sql, params as unknown[]);

@@ -1,0 +1,93 @@
+/**
+ * autocannon runs for the API benchmarks. Throughput comparisons are interleaved: each target
+ * gets `rounds` slices of the total time, in ABBA order, so that whatever else the machine is
+ * doing falls on all targets alike; latency percentiles are computed from every response of
+ * all slices.
+ */
+import autocannon, { type RequestSpec } from 'autocannon';
+
+export interface LoadResult {
+  requests: number;
+  req_per_s: number;
+  p50_ms: number;
+  p99_ms: number;
+  max_ms: number;
+}
+
+export interface LoadOptions {
+  connections: number;
+  /** seconds */
+  duration: number;
+  overallRate?: number;
+  /** autocannon's coordinated-omission correction (only with overallRate) */
+  corrected?: boolean;
+}
+
+const percentile = (sorted: Float64Array, p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : Number.NaN;
+const ms = (n: number) => Math.round(n * 100) / 100;
+
+/** One run; latencies (ms) of every response are appended to `latencies`. */
+async function slice(url: string, requests: RequestSpec[], o: LoadOptions, latencies: number[]) {
+  const run = autocannon({
+    url,
+    connections: o.connections,
+    duration: o.duration,
+    requests,
+    ...(o.overallRate ? { overallRate: o.overallRate, ignoreCoordinatedOmission: !o.corrected } : {}),
+  });
+  run.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
+    latencies.push(responseTime);
+  });
+  const r = await run;
+  const bad = r.non2xx + r.errors + r.timeouts;
+  if (bad) throw new Error(`${url}: ${bad} failed requests ${JSON.stringify(r.statusCodeStats)}`);
+  return r;
+}
+
+function summarize(
+  requests: number,
+  seconds: number,
+  latencies: number[],
+  corrected?: { p50: number; p99: number; max: number },
+) {
+  const sorted = Float64Array.from(latencies).sort();
+  return {
+    requests,
+    req_per_s: Math.round(requests / seconds),
+    p50_ms: corrected?.p50 ?? ms(percentile(sorted, 50)),
+    p99_ms: corrected?.p99 ?? ms(percentile(sorted, 99)),
+    max_ms: corrected?.max ?? ms(sorted.at(-1) ?? Number.NaN),
+  };
+}
+
+/** One target, one run (e.g. a fixed rate). With `corrected`, autocannon's own percentiles. */
+export async function load(url: string, requests: RequestSpec[], o: LoadOptions): Promise<LoadResult> {
+  const latencies: number[] = [];
+  const r = await slice(url, requests, o, latencies);
+  const own = o.corrected ? { p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max } : undefined;
+  return summarize(r.requests.total, r.duration, latencies, own);
+}
+
+/** Several targets at full speed, interleaved in `rounds` slices of duration / rounds each. */
+export async function compare(
+  targets: Record<string, { url: string; requests: RequestSpec[] }>,
+  o: LoadOptions & { rounds: number },
+): Promise<{ results: Record<string, LoadResult>; per_round_req_per_s: Record<string, number[]> }> {
+  const names = Object.keys(targets);
+  const acc = Object.fromEntries(names.map((n) => [n, { requests: 0, seconds: 0, latencies: [] as number[] }]));
+  const perRound: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+  for (let round = 0; round < o.rounds; round++) {
+    for (const name of round % 2 ? [...names].reverse() : names) {
+      const t = targets[name]!;
+      const r = await slice(t.url, t.requests, { ...o, duration: o.duration / o.rounds }, acc[name]!.latencies);
+      acc[name]!.requests += r.requests.total;
+      acc[name]!.seconds += r.duration;
+      perRound[name]!.push(Math.round(r.requests.total / r.duration));
+    }
+  }
+  const results = Object.fromEntries(
+    names.map((n) => [n, summarize(acc[n]!.requests, acc[n]!.seconds, acc[n]!.latencies)]),
+  );
+  return { results, per_round_req_per_s: perRound };
+}
