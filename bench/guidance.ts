@@ -22,7 +22,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import autocannon, { type RawRequest } from 'autocannon';
+import type { RawRequest } from 'autocannon';
 import { syncCatalog } from '../src/catalog/sync.ts';
 import { loadConfig } from '../src/config.ts';
 import { DEFAULT_CONCURRENCY, DEFAULT_TIMING } from '../src/linkcheck/queue.ts';
@@ -31,6 +31,7 @@ import { createRuntime } from '../src/runtime.ts';
 import { openStorage } from '../src/storage/index.ts';
 import { loopbackCatalog } from '../test/helpers/catalog.ts';
 import { createTestDatabase } from '../test/helpers/postgres.ts';
+import { compare, type LoadResult } from './support/load.ts';
 import { killOnExit, machineLoad, round, rssMiB, startOptout } from './support/optout-process.ts';
 
 const SECONDS = Number(process.argv[2] ?? 8);
@@ -81,28 +82,26 @@ for (const reqs of Object.values(ENDPOINTS)) {
   }
 }
 
-const run = async (reqs: RawRequest[], duration: number) => {
-  const r = await autocannon({
-    url: optout.url,
-    connections: CONNECTIONS,
-    duration,
-    requests: reqs.map((req) => ({ ...req, setupRequest: fromNewClient })),
-  });
-  const bad = r.non2xx + r.errors + r.timeouts;
-  if (bad) throw new Error(`${reqs[0]!.path}: ${bad} failed requests ${JSON.stringify(r.statusCodeStats)}`);
-  return {
-    requests: r.requests.total,
-    req_per_s: Math.round(r.requests.total / r.duration),
-    p50_ms: r.latency.p50,
-    p99_ms: r.latency.p99,
-    max_ms: r.latency.max,
+const targets = (entries: [string, RawRequest[]][]) =>
+  Object.fromEntries(
+    entries.map(([name, reqs]) => [
+      name,
+      { url: optout.url, requests: reqs.map((req) => ({ ...req, setupRequest: fromNewClient })) },
+    ]),
+  );
+await compare(targets(Object.entries(ENDPOINTS)), { connections: CONNECTIONS, duration: 6, rounds: 1 }); // warm-up
+const { results, per_round_req_per_s } = await compare(targets(Object.entries(ENDPOINTS)), {
+  connections: CONNECTIONS,
+  duration: SECONDS,
+  rounds: 4,
+});
+const endpoints: Record<string, LoadResult & { vs_lookup?: number; per_slice_req_per_s: number[] }> = {};
+for (const [name, r] of Object.entries(results)) {
+  endpoints[name] = {
+    ...r,
+    ...(name === 'lookup' ? {} : { vs_lookup: round(r.req_per_s / results.lookup!.req_per_s, 3) }),
+    per_slice_req_per_s: per_round_req_per_s[name]!,
   };
-};
-for (const reqs of Object.values(ENDPOINTS)) await run(reqs, 2); // warm-up
-const endpoints: Record<string, Awaited<ReturnType<typeof run>> & { vs_lookup?: number }> = {};
-for (const [name, reqs] of Object.entries(ENDPOINTS)) endpoints[name] = await run(reqs, SECONDS);
-for (const name of ['analyzer', 'guide']) {
-  endpoints[name]!.vs_lookup = round(endpoints[name]!.req_per_s / endpoints.lookup!.req_per_s, 3);
 }
 const rss = rssMiB(optout.pid);
 await optout.stop();
@@ -144,7 +143,7 @@ async function linkChecks(engine: 'pglite' | 'postgres') {
         total = performance.now() - started;
         break;
       }
-      if (performance.now() - started > 120_000) throw new Error(`${engine}: only ${rows[0]!.n} checks after 120 s`);
+      if (performance.now() - started > 400_000) throw new Error(`${engine}: only ${rows[0]!.n} checks after 400 s`);
       await new Promise((r) => setTimeout(r, 20));
     }
     const outcomes = await db.query<{ outcome: string; n: number }>(
@@ -187,7 +186,7 @@ const out = {
   setup:
     `optout: node src/main.ts, embedded PGlite, LOG_LEVEL=warn, TRUST_PROXY=true; every request has its own ` +
     `X-Forwarded-For (the guide limit is 20/min per client); autocannon in this process, ${CONNECTIONS} connections, ` +
-    `${SECONDS} s per endpoint after 2 s warm-up; guide = offline template writer`,
+    `${SECONDS} s per endpoint in 4 interleaved slices after a warm-up; guide = offline template writer`,
   endpoints,
   rss_mib_after_load: rss,
   link_check: {
