@@ -16,6 +16,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { compare, load } from './support/load.ts';
+import { SERVICE_NODE_FLAGS } from './support/node-flags.ts';
 import {
   killOnExit,
   machineLoad,
@@ -70,9 +71,13 @@ const bytes = Object.fromEntries(Object.entries(recorded).map(([u, r]) => [u, Bu
 writeFileSync(join(dir, 'responses.json'), JSON.stringify(recorded));
 
 const bare = killOnExit(
-  spawn(process.execPath, [join(import.meta.dirname, 'support/bare-api.ts'), join(dir, 'responses.json')], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  }),
+  spawn(
+    process.execPath,
+    [...SERVICE_NODE_FLAGS, join(import.meta.dirname, 'support/bare-api.ts'), join(dir, 'responses.json')],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  ),
 );
 const bareLines = createInterface({ input: bare.stdout! })[Symbol.asyncIterator]();
 const barePort = (JSON.parse(String((await bareLines.next()).value)) as { port: number }).port;

@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { SERVICE_NODE_FLAGS } from './node-flags.ts';
 
 const MAIN = resolve(import.meta.dirname, '../../src/main.ts');
 
@@ -51,7 +52,7 @@ export async function startOptout(env: Record<string, string>, timeoutMs = 60_00
   const quiet = ['warn', 'error', 'fatal', 'silent'].includes(env.LOG_LEVEL ?? 'info');
   const port = quiet ? await freePort() : 0;
   const started = performance.now();
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, MAIN], {
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -8,8 +8,8 @@
  *
  * `examine` stops after EXAMINE (bench/scan uses it to have Dovecot index a new Maildir).
  *
- * Prints one JSON line: {login_ms, fetch_ms (login done → tagged OK, EXAMINE included), bytes,
- * messages, peak_rss_mb}. The CA comes from NODE_EXTRA_CA_CERTS; certificates are verified.
+ * Prints one JSON line: {login_ms, fetch_ms (login done → tagged OK, EXAMINE included), cpu_ms
+ * (this process's CPU time in that window), bytes, messages, peak_rss_mb}. The CA comes from NODE_EXTRA_CA_CERTS; certificates are verified.
  */
 import { readFileSync } from 'node:fs';
 import tls from 'node:tls';
@@ -84,17 +84,20 @@ function expectOk(line: string, what: string): void {
 await new Promise((r) => socket.once('secureConnect', r));
 expectOk(await step('a', `LOGIN ${quote(user)} ${quote(password)}`), 'LOGIN');
 const loggedIn = performance.now();
+const cpuAtLogin = process.cpuUsage();
 bytes = 0;
 messages = 0;
 expectOk(await step('b', `EXAMINE ${quote(mailbox)}`), 'EXAMINE');
 if (mode === 'fetch') expectOk(await step('c', `UID FETCH 1:* ${FETCH_ITEMS}`), 'FETCH');
 const done = performance.now();
+const cpu = process.cpuUsage(cpuAtLogin);
 socket.end('z LOGOUT\r\n');
 const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
 process.stdout.write(
   `${JSON.stringify({
     login_ms: Math.round(loggedIn - started),
     fetch_ms: Math.round(done - loggedIn),
+    cpu_ms: Math.round((cpu.user + cpu.system) / 1000),
     bytes,
     messages,
     peak_rss_mb: Math.round(Number(hwm) / 1024),

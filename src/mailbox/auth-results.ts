@@ -27,36 +27,42 @@ const NONE = 4;
  * the outcome is the first verdict of the method's order that was seen, else unknown.
  */
 export function parseAuthResults(values: string[]): SenderAuth {
-  const bits = { dkim: 0, spf: 0, dmarc: 0 };
+  let bits = 0; // dkim in bits 0–2, spf in 3–5, dmarc in 6–8
   for (let v = 0; v < values.length && v < MAX_VALUES; v++) {
     const value = values[v]!;
     if (value.length > MAX_VALUE_LENGTH) continue;
     // RFC 8601 §2.2: authserv-id [version] *( ";" resinfo ); the first part names the server.
-    forEachResinfo(value, (method, result) => {
-      const bit = verdictBit(result);
-      if (method === 'dkim') bits.dkim |= bit;
-      else if (method === 'spf') bits.spf |= bit;
-      else bits.dmarc |= bit;
-    });
+    bits |= resinfoBits(value);
   }
-  return {
-    // A message may carry several DKIM signatures; one that verifies authenticates it
-    // (RFC 6376 §6.1: each signature is evaluated on its own). Only then do failures count.
-    dkim: first(bits.dkim, PASS, FAIL),
-    spf: first(bits.spf, FAIL, PASS),
-    dmarc: first(bits.dmarc, FAIL, PASS),
-  };
+  // A message may carry several DKIM signatures; one that verifies authenticates it
+  // (RFC 6376 §6.1: each signature is evaluated on its own). Only then do failures count.
+  return verdicts(first(bits & 7, PASS, FAIL), first((bits >> 3) & 7, FAIL, PASS), first((bits >> 6) & 7, FAIL, PASS));
+}
+
+// The 64 possible answers, made once: this runs for every scanned message, and callers only read them.
+const VERDICTS: AuthVerdict[] = ['unknown', 'pass', 'fail', 'none'];
+const ANSWERS = new Map<string, SenderAuth>();
+for (const dkim of VERDICTS)
+  for (const spf of VERDICTS)
+    for (const dmarc of VERDICTS) ANSWERS.set(`${dkim} ${spf} ${dmarc}`, Object.freeze({ dkim, spf, dmarc }));
+const BY_INDEX = VERDICTS.flatMap((dkim) =>
+  VERDICTS.flatMap((spf) => VERDICTS.map((dmarc) => ANSWERS.get(`${dkim} ${spf} ${dmarc}`)!)),
+);
+
+function verdicts(dkim: AuthVerdict, spf: AuthVerdict, dmarc: AuthVerdict): SenderAuth {
+  return BY_INDEX[VERDICTS.indexOf(dkim) * 16 + VERDICTS.indexOf(spf) * 4 + VERDICTS.indexOf(dmarc)]!;
 }
 
 /**
- * Calls back with the method ('dkim' | 'spf' | 'dmarc') and result word of every resinfo that
- * starts with one. Resinfos are split on ';' outside RFC 5322 comments and quoted strings, and
- * read as if each comment were a space and each quoted string '""': a comment such as
- * "(spf=pass; ignored)" or reason="dkim=pass" is never read as a result. A match found in place
- * is the same match, since no part of it can be a comment or a quote; only a resinfo that
- * fails in place and holds '(' or '"' is rebuilt without them and tried again.
+ * The result bits of every resinfo of one value that starts with a DKIM, SPF or DMARC method
+ * (packed as in parseAuthResults). Resinfos are split on ';' outside RFC 5322 comments and
+ * quoted strings, and read as if each comment were a space and each quoted string '""': a
+ * comment such as "(spf=pass; ignored)" or reason="dkim=pass" is never read as a result. A
+ * match found in place is the same match, since no part of it can be a comment or a quote; only
+ * a resinfo that fails in place and holds '(' or '"' is rebuilt without them and tried again.
  */
-function forEachResinfo(value: string, found: (method: string, result: string) => void): void {
+function resinfoBits(value: string): number {
+  let bits = 0;
   let special = nextSpecial(value, 0);
   // RFC 8601 §2.2: authserv-id [version] *( ";" resinfo ): the first part names the server.
   for (let start = 0, part = 0; start >= 0; part++) {
@@ -77,10 +83,14 @@ function forEachResinfo(value: string, found: (method: string, result: string) =
       METHOD_SPEC_AT.lastIndex = start;
       let m = METHOD_SPEC_AT.exec(value);
       if (m === null && hasSpecial(value, start, stop)) m = METHOD_SPEC.exec(plain(value, start, stop));
-      if (m !== null) found(m[1]!.toLowerCase(), m[2]!);
+      if (m !== null) {
+        const method = m[1]!.length; // dkim 4, spf 3, dmarc 5 (any case)
+        bits |= verdictBit(m[2]!) << (method === 4 ? 0 : method === 3 ? 3 : 6);
+      }
     }
     start = end < 0 ? -1 : end + 1;
   }
+  return bits;
 }
 
 function nextSpecial(value: string, from: number): number {

@@ -46,14 +46,18 @@ interface Group {
   junk: number;
   firstMs: number | null;
   lastMs: number | null;
-  newest: Rank | null;
+  /** rank of the newest message so far (see later()); seq -1 before the first */
+  newestMs: number;
+  newestSeq: number;
+  /** the mailbox added last: most messages come from the same one as the message before */
+  lastMailbox: string | null;
   oneClick: string | null;
   http: string[];
   mailto: MailtoMethod[];
-  subjects: { value: string; rank: Rank }[];
-  name: { value: string; rank: Rank } | null;
-  listName: { value: string; rank: Rank } | null;
-  address: { value: string; rank: Rank } | null;
+  subjects: Ranked<string>[];
+  name: Ranked<string> | null;
+  listName: Ranked<string> | null;
+  address: Ranked<string> | null;
   auth: SenderAuth;
   mailboxes: Set<string>;
 }
@@ -95,8 +99,9 @@ export function createGrouper(opts: GrouperOptions): Grouper {
       groups.set(id, g);
     }
     const ms = plausibleTime(msg.date, nowMs());
-    const rank: Rank = [ms ?? Number.NEGATIVE_INFINITY, seq++];
-    const isNewest = g.newest === null || compareRank(rank, g.newest) > 0;
+    const rankMs = ms ?? Number.NEGATIVE_INFINITY;
+    const rankSeq = seq++;
+    const isNewest = later(rankMs, rankSeq, g.newestMs, g.newestSeq);
     g.count++;
     if (msg.seen) g.seen++;
     if (msg.junk) g.junk++;
@@ -109,17 +114,21 @@ export function createGrouper(opts: GrouperOptions): Grouper {
     // Older tokens may already be dead, and offering five variants of the same address
     // helps no one: all three method lists are the newest message's.
     if (isNewest) {
-      g.newest = rank;
+      g.newestMs = rankMs;
+      g.newestSeq = rankSeq;
       g.oneClick = m.one_click;
       g.http = m.http.length <= MAX_METHODS ? m.http : m.http.slice(0, MAX_METHODS);
       g.mailto = m.mailto.length <= MAX_METHODS ? m.mailto : m.mailto.slice(0, MAX_METHODS);
     }
-    if (msg.subject) addSample(g.subjects, msg.subject, rank);
-    if (msg.from?.name) g.name = newer(g.name, msg.from.name, rank);
-    if (msg.listName) g.listName = newer(g.listName, msg.listName, rank);
-    if (msg.from) g.address = newer(g.address, lowerCase(msg.from.address), rank);
+    if (msg.subject) addSample(g.subjects, msg.subject, rankMs, rankSeq);
+    if (msg.from?.name) g.name = newer(g.name, msg.from.name, rankMs, rankSeq);
+    if (msg.listName) g.listName = newer(g.listName, msg.listName, rankMs, rankSeq);
+    if (msg.from) g.address = newer(g.address, lowerCase(msg.from.address), rankMs, rankSeq);
     mergeAuth(g.auth, msg.auth);
-    g.mailboxes.add(msg.mailbox);
+    if (g.lastMailbox !== msg.mailbox) {
+      g.mailboxes.add(msg.mailbox);
+      g.lastMailbox = msg.mailbox;
+    }
     return id;
   }
 
@@ -220,7 +229,9 @@ function newGroup(id: string, listKey: string, listId: string | null): Group {
     junk: 0,
     firstMs: null,
     lastMs: null,
-    newest: null,
+    newestMs: Number.NEGATIVE_INFINITY,
+    newestSeq: -1,
+    lastMailbox: null,
     oneClick: null,
     http: [],
     mailto: [],
@@ -234,27 +245,44 @@ function newGroup(id: string, listKey: string, listId: string | null): Group {
 }
 
 /**
- * Order of messages within a group: [date in ms, or -Infinity when missing or implausible;
- * arrival order]. A later date wins; undated messages and ties go by scan order.
+ * Order of messages within a group, their rank: the date in ms (-Infinity when missing or
+ * implausible), then arrival order (seq). A later date wins; undated messages and ties go by
+ * scan order. Kept as two numbers, not a pair object: this runs for every message.
  */
-type Rank = [number, number];
+interface Ranked<T> {
+  value: T;
+  ms: number;
+  seq: number;
+}
 
-function compareRank(a: Rank, b: Rank): number {
-  return a[0] - b[0] || a[1] - b[1];
+/** Whether rank (ms, seq) is after (ms2, seq2); seq2 -1 means "nothing yet". */
+function later(ms: number, seq: number, ms2: number, seq2: number): boolean {
+  return seq2 < 0 || ms > ms2 || (ms === ms2 && seq > seq2);
 }
 
 /**
  * Up to MAX_SAMPLES distinct subjects, most recent first (a repeat keeps its newest rank).
  * In place: the list belongs to its group, and snapshots copy it.
  */
-function addSample(cur: Group['subjects'], value: string, rank: Rank): void {
-  const old = cur.find((s) => s.value === value);
-  if (old) {
-    if (compareRank(rank, old.rank) <= 0) return; // nothing changes
-    old.rank = rank;
-  } else cur.push({ value, rank });
-  cur.sort((a, b) => compareRank(b.rank, a.rank));
-  if (cur.length > MAX_SAMPLES) cur.length = MAX_SAMPLES;
+function addSample(cur: Ranked<string>[], value: string, ms: number, seq: number): void {
+  let at = -1;
+  for (let i = 0; i < cur.length; i++) {
+    if (cur[i]!.value === value) {
+      at = i;
+      break;
+    }
+  }
+  if (at >= 0) {
+    const old = cur[at]!;
+    if (!later(ms, seq, old.ms, old.seq)) return; // nothing changes
+    cur.splice(at, 1); // re-inserted at its new place below
+  }
+  // insert before the first older sample (the list stays newest first)
+  let to = 0;
+  while (to < cur.length && !later(ms, seq, cur[to]!.ms, cur[to]!.seq)) to++;
+  if (to >= MAX_SAMPLES) return; // older than every kept sample of a full list
+  cur.splice(to, 0, { value, ms, seq });
+  if (cur.length > MAX_SAMPLES) cur.pop();
 }
 
 // Worst verdict seen wins: fail > none > pass > unknown. "unknown" means a message said nothing
@@ -273,11 +301,12 @@ function mergeAuth(a: SenderAuth, b: SenderAuth): void {
 }
 
 /** The newer of the kept value and this one; the kept record is updated in place. */
-function newer<T>(cur: { value: T; rank: Rank } | null, value: T, rank: Rank) {
-  if (cur === null) return { value, rank };
-  if (compareRank(rank, cur.rank) > 0) {
+function newer<T>(cur: Ranked<T> | null, value: T, ms: number, seq: number): Ranked<T> {
+  if (cur === null) return { value, ms, seq };
+  if (later(ms, seq, cur.ms, cur.seq)) {
     cur.value = value;
-    cur.rank = rank;
+    cur.ms = ms;
+    cur.seq = seq;
   }
   return cur;
 }

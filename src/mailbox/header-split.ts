@@ -61,6 +61,10 @@ const NAMES = [
   'authentication-results',
 ];
 
+// Non-unicode /i matches ASCII letters only in both cases: no non-ASCII character folds into
+// this name (ECMA-262 Canonicalize keeps a character ≥ 128 from mapping below 128).
+const LIST_UNSUBSCRIBE = /list-unsubscribe/i;
+
 /** Index in NAMES of the name in s[a, z), or -1. */
 function nameIndex(s: string, a: number, z: number): number {
   switch (z - a) {
@@ -96,14 +100,35 @@ export function emptyScanFields(): ScanFields {
  * splitHeaderFields for the scan's fields only, with the same result (header-split.test.ts
  * compares them): no per-line strings, no lower-cased names, and values only for our fields.
  */
-export function readScanFields(block: Uint8Array, reuse?: ScanFields): ScanFields {
+export function readScanFields(block: Uint8Array, reuse?: ScanFields): ScanFields;
+/**
+ * With `needListUnsubscribe`, null for a block that cannot hold a List-Unsubscribe field: its
+ * text does not contain the name in any ASCII case (the only case folding nameIndex and
+ * toLowerCase give this name: it has no 'k', and U+0130 lower-cases to two characters). Such
+ * a message offers no unsubscribe method, so the scan skips it without reading its fields.
+ */
+export function readScanFields(
+  block: Uint8Array,
+  reuse: ScanFields | undefined,
+  opts: { needListUnsubscribe: boolean },
+): ScanFields | null;
+export function readScanFields(
+  block: Uint8Array,
+  reuse?: ScanFields,
+  opts?: { needListUnsubscribe: boolean },
+): ScanFields | null {
   const b = Buffer.isBuffer(block) ? block : Buffer.from(block.buffer, block.byteOffset, block.byteLength);
   const s = isAscii(b) ? b.toString('latin1') : utf8.decode(b);
+  if (opts?.needListUnsubscribe && !LIST_UNSUBSCRIBE.test(s)) return null;
   const out = reuse ?? emptyScanFields();
   if (reuse) {
     out.from = out.subject = out.date = undefined;
-    out.listUnsubscribe.length = out.listUnsubscribePost.length = out.listId.length = 0;
-    out.authenticationResults.length = 0;
+    // New arrays rather than `length = 0`: V8 truncates through a slow runtime path, and most
+    // blocks leave most of these empty anyway.
+    if (out.listUnsubscribe.length > 0) out.listUnsubscribe = [];
+    if (out.listUnsubscribePost.length > 0) out.listUnsubscribePost = [];
+    if (out.listId.length > 0) out.listId = [];
+    if (out.authenticationResults.length > 0) out.authenticationResults = [];
   }
   let fieldStart = -1; // first line of the current field
   let firstEnd = -1; // end of that line (CRs dropped)

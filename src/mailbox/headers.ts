@@ -16,6 +16,7 @@
  */
 import PostalMime, { addressParser, decodeWords, type Email } from 'postal-mime';
 import { parseAuthResults } from './auth-results.ts';
+import { dateMs } from './date.ts';
 import { emptyScanFields, readScanFields } from './header-split.ts';
 import { cleanText, type ListId, parseListId } from './list-id.ts';
 import { parseListUnsubscribe } from './list-unsubscribe.ts';
@@ -77,7 +78,10 @@ export function createHeaderParser(opts: { memo: boolean } = { memo: true }): He
     // the first empty line, which is where headerBlock would cut.
     const h = meta.headers;
     // the fields object is reused: nothing below keeps its arrays past this call
-    const f = readScanFields(h.byteLength > MAX_HEADER_BLOCK ? headerBlock(h) : h, fields);
+    const f = readScanFields(h.byteLength > MAX_HEADER_BLOCK ? headerBlock(h) : h, fields, {
+      needListUnsubscribe: onlyWithMethods,
+    });
+    if (f === null) return null; // no List-Unsubscribe field: no method (onlyWithMethods only)
     const ids = f.listId;
     const idKey = ids.length === 0 ? null : ids.length === 1 ? ids[0]! : ids.join('\n'); // values never hold LF
     const from = f.from;
@@ -105,7 +109,7 @@ export function createHeaderParser(opts: { memo: boolean } = { memo: true }): He
       }
       sent = c.from;
     } else if (from) sent = sender(addressParser(from)[0]);
-    const d = f.date === undefined ? null : new Date(f.date);
+    const ms = f.date === undefined ? Number.NaN : dateMs(f.date);
     return {
       uid: meta.uid,
       mailbox: meta.mailbox,
@@ -116,7 +120,7 @@ export function createHeaderParser(opts: { memo: boolean } = { memo: true }): He
       listName: listId?.name ?? null,
       methods,
       // postal-mime's Date is ISO for a parseable value, else the raw text, which date() reads the same way
-      date: d === null || Number.isNaN(d.getTime()) ? null : d,
+      date: Number.isNaN(ms) ? null : new Date(ms),
       // postal-mime sets subject only for a non-empty first Subject field
       subject: f.subject ? (c ? cachedSubject(c, f.subject) : subjectText(f.subject)) : null,
       auth: parseAuthResults(f.authenticationResults),
@@ -163,6 +167,9 @@ function subjectText(raw: string): string | null {
 }
 
 function cachedSubject(c: ListCache, raw: string): string | null {
+  // Without an encoded word the work is one regex test (cleanText's fast path): cheaper than
+  // comparing the text with the remembered ones.
+  if (!raw.includes('=?')) return cleanText(raw, MAX_SUBJECT_LENGTH);
   for (const s of c.subjects) if (s.text === raw) return s.value;
   const value = subjectText(raw);
   c.subjects.unshift({ text: raw, value });

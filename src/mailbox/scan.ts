@@ -187,7 +187,7 @@ export async function runScan(
       if (++since >= batchSize) {
         since = 0;
         flush(false);
-        if (!process.env.NOYIELD) conn.yieldOnce(); // the process's other sockets (a cancel, other scans) get their turn
+        conn.yieldOnce(); // the process's other sockets (a cancel, other scans) get their turn
       }
     });
     flush(true);
