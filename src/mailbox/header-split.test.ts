@@ -340,3 +340,18 @@ test('parseAuthResults agrees with the implementation it replaced on random host
     assert.deepEqual(parseAuthResults(values), referenceAuth(values), JSON.stringify(values));
   }
 });
+
+test('the List-Unsubscribe shortcut skips only blocks that cannot hold the field', () => {
+  const fields = (text: string) => readScanFields(Buffer.from(text, 'utf8'), undefined, { needListUnsubscribe: true });
+  assert.equal(fields('From: a@example.com\r\nSubject: hello\r\n\r\n'), null);
+  assert.equal(fields('From: a@example.com\r\nList-Id: <x.example.com>\r\n\r\n'), null);
+  for (const name of ['LIST-UNSUBSCRIBE', 'list-UnSubscribe', ' List-Unsubscribe ']) {
+    const f = fields(`${name}: <https://example.com/u>\r\nFrom: a@example.com\r\n\r\n`);
+    assert.deepEqual(f?.listUnsubscribe, ['<https://example.com/u>'], name);
+  }
+  // the name elsewhere (a subject) is not a field, but the block is read in full
+  assert.deepEqual(fields('Subject: list-unsubscribe\r\n\r\n')?.subject, 'list-unsubscribe');
+  // a dotted capital I is not an ASCII i: no field, as without the shortcut
+  assert.equal(fields('L\u0130ST-UNSUBSCRIBE: <https://example.com/u>\r\n\r\n'), null);
+  assert.deepEqual(readScanFields(Buffer.from('L\u0130ST-UNSUBSCRIBE: <https://e.com/u>\r\n\r\n')).listUnsubscribe, []);
+});
