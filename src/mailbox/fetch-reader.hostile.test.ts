@@ -25,7 +25,7 @@ import {
 } from './imap-tokenizer.ts';
 import { examine, signIn } from './lean-commands.ts';
 import { connectLean, type LeanFailure, type LeanImap } from './lean-imap.ts';
-import { splitSet } from './scan.ts';
+import { splitSet } from './uid-sets.ts';
 
 const ALL = [{ set: '1:*', first: 1 }];
 const b = (s: string) => Buffer.from(s, 'latin1');

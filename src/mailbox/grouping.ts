@@ -80,7 +80,7 @@ export function createGrouper(opts: GrouperOptions): Grouper {
   const keyByListId = new Map<string, string>();
   const keyByAddress = new Map<string, string>();
   const lower = new Map<string, string>();
-  const ids = new Map<string, string>(); // list_key → id: one SHA-256 per list, not per message
+  const byKey = new Map<string, Group>(); // list_key → its group: one SHA-256 per list, not per message
   let seq = 0;
 
   function add(msg: ParsedMessage): string | null {
@@ -88,16 +88,17 @@ export function createGrouper(opts: GrouperOptions): Grouper {
     if (!m.one_click && m.http.length === 0 && m.mailto.length === 0) return null;
     const listKey = keyOf(msg);
     if (!listKey) return null;
-    let id = ids.get(listKey);
-    if (id === undefined) {
-      id = subscriptionId(listKey);
-      ids.set(listKey, id);
+    let g = byKey.get(listKey);
+    if (g === undefined) {
+      const id = subscriptionId(listKey);
+      g = groups.get(id); // another key with the same id (a 64-bit collision) shares its group
+      if (!g) {
+        g = newGroup(id, listKey, msg.listId);
+        groups.set(id, g);
+      }
+      byKey.set(listKey, g);
     }
-    let g = groups.get(id);
-    if (!g) {
-      g = newGroup(id, listKey, msg.listId);
-      groups.set(id, g);
-    }
+    const id = g.id;
     const ms = plausibleTime(msg.date, nowMs());
     const rankMs = ms ?? Number.NEGATIVE_INFINITY;
     const rankSeq = seq++;

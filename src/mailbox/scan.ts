@@ -36,6 +36,7 @@ import { connectLean, type LeanImap } from './lean-imap.ts';
 import { type ResolvedMailbox, resolveMailboxes } from './mailboxes.ts';
 import type { Endpoint } from './providers.ts';
 import type { ServiceMatch, Subscription } from './types.ts';
+import { sequenceSet, splitSet, uidRanges } from './uid-sets.ts';
 
 export const HEADER_FIELDS = [
   'from',
@@ -161,6 +162,10 @@ export async function runScan(
     changed.clear();
     flushedAt = Date.now();
   };
+  // The UID lists of the mailbox being read, by subscription id (the same arrays as in `uids`):
+  // one lookup per message instead of two.
+  let boxLists = new Map<string, number[]>();
+  let listsOf: ResolvedMailbox | null = null;
   /** One message: parse, group, remember its UID under its subscription. CPU only. */
   const take = (box: ResolvedMailbox, uid: number, seen: boolean, headers: Buffer) => {
     scanned++;
@@ -169,10 +174,24 @@ export async function runScan(
     if (!id) return;
     changed.add(id);
     if (flushedAt < 0) flush(true); // the first subscription goes out at once
-    const perBox = uids.bySubscription.get(id) ?? new Map<string, number[]>();
-    uids.bySubscription.set(id, perBox);
-    const list = perBox.get(box.path) ?? [];
-    perBox.set(box.path, list);
+    if (listsOf !== box) {
+      listsOf = box;
+      boxLists = new Map();
+    }
+    let list = boxLists.get(id);
+    if (list === undefined) {
+      let perBox = uids.bySubscription.get(id);
+      if (perBox === undefined) {
+        perBox = new Map();
+        uids.bySubscription.set(id, perBox);
+      }
+      list = perBox.get(box.path);
+      if (list === undefined) {
+        list = [];
+        perBox.set(box.path, list);
+      }
+      boxLists.set(id, list);
+    }
     list.push(uid);
   };
   /**
@@ -320,51 +339,4 @@ export async function runScan(
 async function searchUids(client: ImapFlow, since: Date | undefined): Promise<number[]> {
   const found = await client.search(since ? { since } : { all: true }, { uid: true });
   return (Array.isArray(found) ? found : []).sort((a, b) => a - b);
-}
-
-/**
- * UID ranges that together cover 1:<UIDNEXT-1>, each expected to hold about `size` messages:
- * the width follows the mailbox's density (EXISTS per UID), so a sparse UID space does not turn
- * into thousands of near-empty commands. Without UIDNEXT (which RFC 3501 servers must send), 1:*.
- */
-export function uidRanges(exists: number, uidNext: number | null, size: number): UidBatch[] {
-  if (!uidNext || uidNext <= 1) return [{ set: '1:*', first: 1 }];
-  const last = uidNext - 1;
-  const width = Math.max(size, Math.ceil((size * last) / Math.max(exists, 1)));
-  const out: UidBatch[] = [];
-  for (let lo = 1; lo <= last; lo += width) out.push({ set: `${lo}:${Math.min(last, lo + width - 1)}`, first: lo });
-  return out;
-}
-
-export function sequenceSet(sorted: number[]): string {
-  const parts: string[] = [];
-  let start = sorted[0];
-  let prev = start;
-  for (const n of sorted.slice(1).concat(Number.NaN)) {
-    if (n === (prev ?? 0) + 1) {
-      prev = n;
-      continue;
-    }
-    if (start !== undefined) parts.push(start === prev ? String(start) : `${start}:${prev}`);
-    start = n;
-    prev = n;
-  }
-  return parts.join(',');
-}
-
-/** A sequence set longer than this is split over several commands (Dovecot reads lines up to 64 KB). */
-export const MAX_SET_LENGTH = 8000;
-
-/** Splits a compact UID set ("1:500,502,…") at commas into sets of at most MAX_SET_LENGTH characters. */
-export function splitSet(set: string, max = MAX_SET_LENGTH): string[] {
-  const out: string[] = [];
-  let rest = set;
-  while (rest.length > max) {
-    const cut = rest.lastIndexOf(',', max);
-    if (cut <= 0) throw new Error('a single range is longer than a command may be');
-    out.push(rest.slice(0, cut));
-    rest = rest.slice(cut + 1);
-  }
-  if (rest !== '') out.push(rest);
-  return out;
 }

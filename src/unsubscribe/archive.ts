@@ -9,7 +9,7 @@
 import type { ImapFlow } from 'imapflow';
 import { type ImapCredentials, openImap } from '../mailbox/imap-connect.ts';
 import type { Endpoint } from '../mailbox/providers.ts';
-import { sequenceSet } from '../mailbox/scan.ts';
+import { sequenceSet } from '../mailbox/uid-sets.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
 
 export interface ScanUids {

@@ -1,0 +1,53 @@
+/**
+ * UID sets for FETCH and MOVE commands (RFC 3501 §9 sequence-set): compact sets from sorted
+ * UIDs, sets split to a command length servers accept, and batches covering a mailbox.
+ */
+import type { UidBatch } from './fetch-reader.ts';
+
+/**
+ * UID ranges that together cover 1:<UIDNEXT-1>, each expected to hold about `size` messages:
+ * the width follows the mailbox's density (EXISTS per UID), so a sparse UID space does not turn
+ * into thousands of near-empty commands. Without UIDNEXT (which RFC 3501 servers must send), 1:*.
+ */
+export function uidRanges(exists: number, uidNext: number | null, size: number): UidBatch[] {
+  if (!uidNext || uidNext <= 1) return [{ set: '1:*', first: 1 }];
+  const last = uidNext - 1;
+  const width = Math.max(size, Math.ceil((size * last) / Math.max(exists, 1)));
+  const out: UidBatch[] = [];
+  for (let lo = 1; lo <= last; lo += width) out.push({ set: `${lo}:${Math.min(last, lo + width - 1)}`, first: lo });
+  return out;
+}
+
+/** Sorted UIDs → the shortest set naming exactly them ("1:500,502"). */
+export function sequenceSet(sorted: number[]): string {
+  const parts: string[] = [];
+  let start = sorted[0];
+  let prev = start;
+  for (const n of sorted.slice(1).concat(Number.NaN)) {
+    if (n === (prev ?? 0) + 1) {
+      prev = n;
+      continue;
+    }
+    if (start !== undefined) parts.push(start === prev ? String(start) : `${start}:${prev}`);
+    start = n;
+    prev = n;
+  }
+  return parts.join(',');
+}
+
+/** A sequence set longer than this is split over several commands (Dovecot reads lines up to 64 KB). */
+export const MAX_SET_LENGTH = 8000;
+
+/** Splits a compact UID set ("1:500,502,…") at commas into sets of at most MAX_SET_LENGTH characters. */
+export function splitSet(set: string, max = MAX_SET_LENGTH): string[] {
+  const out: string[] = [];
+  let rest = set;
+  while (rest.length > max) {
+    const cut = rest.lastIndexOf(',', max);
+    if (cut <= 0) throw new Error('a single range is longer than a command may be');
+    out.push(rest.slice(0, cut));
+    rest = rest.slice(cut + 1);
+  }
+  if (rest !== '') out.push(rest);
+  return out;
+}
