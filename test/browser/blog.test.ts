@@ -15,11 +15,12 @@ import {
   freePort,
   launchChromium,
   overflowPx,
+  SCREENSHOTS_DIR,
   seriousAxeViolations,
   watchedPage,
 } from '../helpers/browser.ts';
 
-const SHOTS = join(import.meta.dirname, '../../docs/screenshots');
+const SHOTS = SCREENSHOTS_DIR;
 const ARTICLE = '/blog/how-to-unsubscribe-all-emails/';
 
 let t: TestApp;

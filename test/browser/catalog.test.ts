@@ -15,13 +15,14 @@ import {
   freePort,
   launchChromium,
   overflowPx,
+  SCREENSHOTS_DIR,
   seriousAxeViolations,
   watchedPage,
 } from '../helpers/browser.ts';
 import { loopbackCatalog } from '../helpers/catalog.ts';
 import { type HttpTarget, startHttpTarget } from '../helpers/http-target.ts';
 
-const SHOTS = join(import.meta.dirname, '../../docs/screenshots');
+const SHOTS = SCREENSHOTS_DIR;
 
 let real: TestApp;
 let realBase: string;

@@ -17,6 +17,7 @@ import {
   freePort,
   launchChromium,
   overflowPx,
+  SCREENSHOTS_DIR,
   seriousAxeViolations,
   watchedPage,
   wideElements,
@@ -26,7 +27,7 @@ import { type HttpsTarget, startHttpsTarget } from '../helpers/https-target.ts';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.ts';
 import { trustTestCa } from '../helpers/tls-ca.ts';
 
-const SHOTS = join(import.meta.dirname, '../../docs/screenshots');
+const SHOTS = SCREENSHOTS_DIR;
 const USER = 'alice@example.test';
 const PASSWORD = 'app-password-for-test';
 

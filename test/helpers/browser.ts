@@ -7,9 +7,20 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
+
+/**
+ * Where the browser tests write their screenshots: a temporary directory, so a test run leaves
+ * the working tree as it was; `SCREENSHOTS_DIR=docs/screenshots npm test` refreshes the ones
+ * the docs show.
+ */
+export const SCREENSHOTS_DIR = process.env.SCREENSHOTS_DIR
+  ? resolve(process.env.SCREENSHOTS_DIR)
+  : join(tmpdir(), 'optout-screenshots');
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
