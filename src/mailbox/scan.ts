@@ -325,9 +325,11 @@ export async function runScan(
     opts.signal?.removeEventListener('abort', onAbort);
     lean?.close();
     void leanReady.then((c) => c?.close()); // still signing in (an early return): close when it is done
-    // Logout is polite but must not hang a dead connection; close() always frees the socket.
-    await Promise.race([client.logout().catch(() => {}), new Promise((r) => setTimeout(r, 1000))]);
-    client.close();
+    // Logout is polite but must not hang a dead connection, nor hold the result back: the scan
+    // answers now, and close() frees the socket after LOGOUT's answer or a second at most.
+    void Promise.race([client.logout().catch(() => {}), new Promise((r) => setTimeout(r, 1000))])
+      .then(() => client.close())
+      .catch(() => {}); // a socket already gone: nothing left to free
   }
 }
 
