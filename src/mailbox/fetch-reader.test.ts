@@ -15,21 +15,12 @@ import { createOutboundGuard, type OutboundGuard } from '../outbound/guard.ts';
 import { type FetchedHeaders, fetchHeaders } from './fetch-reader.ts';
 import { examine, signIn } from './lean-commands.ts';
 import { connectLean } from './lean-imap.ts';
-import { runScan, type ScanResult } from './scan.ts';
+import { HEADER_FIELDS, runScan, type ScanResult } from './scan.ts';
 import type { Subscription } from './types.ts';
 
 const ALL = [{ set: '1:*', first: 1 }];
 const PASSWORD = 'pw with spaces & "quotes"';
 const USER = 'eq@example.test';
-const FIELDS = [
-  'from',
-  'list-unsubscribe',
-  'list-unsubscribe-post',
-  'list-id',
-  'date',
-  'subject',
-  'authentication-results',
-];
 const now = new Date('2026-11-22T00:00:00Z');
 const nasty = generateMailbox({ seed: 11, lists: 24, messagesPerList: [2, 14], plain: 30, nasty: true, now });
 const many = generateMailbox({ seed: 5, lists: 60, messagesPerList: [10, 30], plain: 200, nasty: false, now });
@@ -71,7 +62,7 @@ async function viaImapflow(path: string): Promise<FetchedHeaders[]> {
   return withImapflow(async (c) => {
     await c.mailboxOpen(path, { readOnly: true });
     const out: FetchedHeaders[] = [];
-    for await (const m of c.fetch('1:*', { uid: true, flags: true, headers: FIELDS }, { uid: true }))
+    for await (const m of c.fetch('1:*', { uid: true, flags: true, headers: HEADER_FIELDS }, { uid: true }))
       out.push({ uid: m.uid, seen: m.flags?.has('\\Seen') ?? false, headers: m.headers ?? Buffer.alloc(0) });
     return out;
   });

@@ -16,19 +16,10 @@ import { generateMailbox } from '../../test/fixtures/mail-generator.ts';
 import { parseAuthResults } from './auth-results.ts';
 import { readScanFields, trimWsp } from './header-split.ts';
 import { createHeaderParser, headerBlock, parseMessage, parseMessageReference } from './headers.ts';
+import { HEADER_FIELDS } from './scan.ts';
 import type { MessageMeta } from './types.ts';
 
-const FIELDS = [
-  'from',
-  'list-unsubscribe',
-  'list-unsubscribe-post',
-  'list-id',
-  'date',
-  'subject',
-  'authentication-results',
-];
-
-/** What Dovecot answers to HEADER.FIELDS: the matching lines (with their folds) and an empty line. */
+/** What Dovecot answers to HEADER.HEADER_FIELDS: the matching lines (with their folds) and an empty line. */
 function headerFields(raw: Buffer): Buffer {
   const text = raw.toString('latin1');
   const end = text.indexOf('\r\n\r\n');
@@ -39,7 +30,7 @@ function headerFields(raw: Buffer): Buffer {
       if (keep) out.push(line);
       continue;
     }
-    keep = FIELDS.includes(line.slice(0, line.indexOf(':')).trim().toLowerCase());
+    keep = HEADER_FIELDS.includes(line.slice(0, line.indexOf(':')).trim().toLowerCase());
     if (keep) out.push(line);
   }
   return Buffer.from(`${out.join('\r\n')}\r\n\r\n`, 'latin1');
