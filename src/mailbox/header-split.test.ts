@@ -19,7 +19,7 @@ import { createHeaderParser, headerBlock, parseMessage, parseMessageReference } 
 import { HEADER_FIELDS } from './scan.ts';
 import type { MessageMeta } from './types.ts';
 
-/** What Dovecot answers to HEADER.HEADER_FIELDS: the matching lines (with their folds) and an empty line. */
+/** What Dovecot answers to HEADER.FIELDS: the matching lines (with their folds) and an empty line. */
 function headerFields(raw: Buffer): Buffer {
   const text = raw.toString('latin1');
   const end = text.indexOf('\r\n\r\n');
