@@ -109,7 +109,7 @@ await optout.stop();
 // ---- 2. link-check worker throughput --------------------------------------------------------
 
 const target = killOnExit(
-  spawn(process.execPath, [join(import.meta.dirname, 'support/slow-http-target.ts'), String(DELAY)], {
+  spawn(process.execPath, [join(import.meta.dirname, 'support/slow-endpoint.ts'), String(DELAY)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   }),
 );

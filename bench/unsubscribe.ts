@@ -79,7 +79,7 @@ tls.setDefaultCACertificates([...tls.getCACertificates('default'), readFileSync(
 // The endpoint runs in its own process: its CPU must not be billed to the engine.
 const endpoint = spawn(
   process.execPath,
-  [join(import.meta.dirname, 'support/slow-endpoint.ts'), join(dir, 'srv.key'), join(dir, 'srv.pem'), String(DELAY)],
+  [join(import.meta.dirname, 'support/slow-endpoint.ts'), String(DELAY), join(dir, 'srv.key'), join(dir, 'srv.pem')],
   {
     stdio: ['ignore', 'pipe', 'inherit'],
   },
