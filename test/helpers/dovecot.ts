@@ -385,7 +385,11 @@ function folderPath(root: string, mailbox: string): string {
   return join(root, `.${parts.map(mutf7).join('.')}`);
 }
 
-/** RFC 3501 §5.1.3 modified UTF-7, as Dovecot stores names on disk. */
+/**
+ * RFC 3501 §5.1.3 modified UTF-7, as Dovecot stores names on disk. Written apart from
+ * src/mailbox/lean-commands.ts on purpose: a shared bug would write and ask for the same wrong
+ * name, and the tests, whose oracle this is, would pass.
+ */
 export function mutf7(s: string): string {
   let out = '';
   let run = '';
