@@ -10,15 +10,10 @@ import type { Axis } from '../../catalog/vocabulary.ts';
 import type { Tier } from '../../guidance/friction/compute.ts';
 import { en } from '../../guidance/guide/locales/en.ts';
 import { formatDuration } from '../../guidance/guide/locales.ts';
+import { TIER_LABEL as WORDS_TIER_LABEL } from '../shared/words.ts';
 
-export const TIER_LABEL: Record<Tier, string> = {
-  effortless: 'Effortless',
-  easy: 'Easy',
-  moderate: 'Moderate',
-  hard: 'Hard',
-  very_hard: 'Very hard',
-  trap: 'Trap',
-};
+// every tier has its word (checked here, where the vocabulary is known)
+export const TIER_LABEL: Record<Tier, string> = WORDS_TIER_LABEL satisfies Record<Tier, string>;
 
 export const AXIS_LABEL: Record<Axis, string> = {
   path: 'Path',
@@ -82,15 +77,6 @@ export const SOURCE_KIND_LABEL: Record<string, string> = {
   news: 'News',
   third_party_index: 'Third-party index',
   third_party_guide: 'Third-party guide',
-};
-
-export const LINK_OUTCOME_LABEL: Record<string, string> = {
-  ok: 'working',
-  moved: 'working (moved)',
-  broken: 'broken',
-  blocked: 'blocked by bot protection',
-  soft_404: 'looks like a missing page',
-  off_domain: 'leads off the service’s site',
 };
 
 export const duration = (iso: string | null) => (iso ? (formatDuration(iso, en) ?? iso) : null);

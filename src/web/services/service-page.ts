@@ -9,14 +9,14 @@ import type { Config } from '../../config.ts';
 import { writeGuide } from '../../guidance/guide/template-writer.ts';
 import { formatDateTime } from '../format.ts';
 import { html, renderPage, type SafeHtml } from '../html.ts';
-import { axisMeaning, categoryName, LINK_OUTCOME_LABEL, TIER_LABEL } from './labels.ts';
+import { linkStatusLine } from '../shared/words.ts';
+import { axisMeaning, categoryName, TIER_LABEL } from './labels.ts';
 import { factsSection, frictionSection, plansSection, refs, sourcesSection, trapsSection } from './sections.ts';
 
 export function linkStatusText(state: ServiceState | undefined): string {
   const s = state?.link_status;
   if (!s) return 'The cancel link has not been checked yet.';
-  const code = s.http_status ? ` (HTTP ${s.http_status})` : '';
-  return `Last checked ${formatDateTime(s.checked_at)}: ${LINK_OUTCOME_LABEL[s.outcome] ?? s.outcome}${code}.`;
+  return linkStatusLine(s);
 }
 
 function summary(e: CatalogEntry, state: ServiceState | undefined): SafeHtml {

@@ -4,6 +4,7 @@
  * (POST /api/v1/link-check) and polls the record until its link_status changes.
  * Without this script the page still shows the record's steps and the last link status.
  */
+import { linkStatusLine } from '../../shared/words.ts';
 import { byId, el, fill } from '../shared/dom.ts';
 
 interface GuideStep {
@@ -22,25 +23,8 @@ interface LinkStatus {
   checked_at: string;
 }
 
-const OUTCOME: Record<string, string> = {
-  ok: 'working',
-  moved: 'working (moved)',
-  broken: 'broken',
-  blocked: 'blocked by bot protection',
-  soft_404: 'looks like a missing page',
-  off_domain: 'leads off the service’s site',
-};
 const POLL_MS = 1500;
 const POLLS = 8;
-const WHEN = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  timeZone: 'UTC',
-  timeZoneName: 'short',
-});
 
 async function api<T>(
   method: string,
@@ -101,9 +85,6 @@ function initTone(slug: string): void {
   });
 }
 
-const statusLine = (s: LinkStatus) =>
-  `Last checked ${WHEN.format(new Date(s.checked_at))}: ${OUTCOME[s.outcome] ?? s.outcome}${s.http_status ? ` (HTTP ${s.http_status})` : ''}.`;
-
 function initRecheck(box: HTMLElement, slug: string): void {
   const button = byId<HTMLButtonElement>('recheck');
   const line = byId('link-status');
@@ -128,7 +109,7 @@ function initRecheck(box: HTMLElement, slug: string): void {
         const s = r.data?.link_status;
         if (s && s.checked_at !== seen) {
           seen = s.checked_at;
-          line.textContent = statusLine(s);
+          line.textContent = linkStatusLine(s);
           return;
         }
       }

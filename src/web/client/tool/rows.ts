@@ -3,6 +3,7 @@
  * from strangers' mail: they are only ever set as text). A row is updated in place when
  * the same id arrives again with larger counts.
  */
+import { TIER_LABEL } from '../../shared/words.ts';
 import { el, fill } from '../shared/dom.ts';
 import type { Subscription, UnsubscribeResult } from './types.ts';
 import { day, num, percent, perMonth, statusLabel } from './words.ts';
@@ -22,15 +23,6 @@ export interface Row {
 export const isFlagged = (s: Subscription) => s.auth.dkim === 'fail' || s.auth.dmarc === 'fail' || s.junk_only;
 
 export const isRarelyRead = (s: Subscription) => s.read_rate < 0.2 && s.count >= 3;
-
-const TIER_WORD: Record<string, string> = {
-  effortless: 'Effortless',
-  easy: 'Easy',
-  moderate: 'Moderate',
-  hard: 'Hard',
-  very_hard: 'Very hard',
-  trap: 'Trap',
-};
 
 const VERIFY: Record<string, [string, string]> = {
   ineffective: ['bad', 'Still mailing after you unsubscribed'],
@@ -112,7 +104,10 @@ export function updateRow(row: Row, sub: Subscription): void {
       ? [
           el('a', { text: s.name, attrs: { href: `/services/${encodeURIComponent(s.slug)}` } }),
           ' ',
-          el('span', { className: `tier tier-${s.tier}`, text: TIER_WORD[s.tier] ?? s.tier }),
+          el('span', {
+            className: `tier tier-${s.tier}`,
+            text: (TIER_LABEL as Record<string, string>)[s.tier] ?? s.tier,
+          }),
         ]
       : [el('span', { className: 'muted', text: '—' })],
   );

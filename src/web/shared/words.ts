@@ -1,0 +1,47 @@
+/**
+ * Words and formats that the server-rendered pages and the browser code both show, so a page
+ * and its live update say the same thing. Imported by src/web (pages) and bundled into the
+ * browser scripts (client-bundle.ts), so: no imports, and only `export` before declarations.
+ */
+
+export const TIER_LABEL = {
+  effortless: 'Effortless',
+  easy: 'Easy',
+  moderate: 'Moderate',
+  hard: 'Hard',
+  very_hard: 'Very hard',
+  trap: 'Trap',
+};
+
+export const LINK_OUTCOME_LABEL: Record<string, string> = {
+  ok: 'working',
+  moved: 'working (moved)',
+  broken: 'broken',
+  blocked: 'blocked by bot protection',
+  soft_404: 'looks like a missing page',
+  off_domain: 'leads off the service’s site',
+};
+
+// English, UTC: pages are cached and shared, and the live update must match them.
+const DATE_TIME = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZone: 'UTC',
+  timeZoneName: 'short',
+});
+
+/** ISO timestamp → '22 Nov 2026, 14:05 UTC' */
+export const formatDateTime = (iso: string) => DATE_TIME.format(new Date(iso));
+
+export interface LinkStatusWords {
+  outcome: string;
+  http_status: number | null;
+  checked_at: string;
+}
+
+/** "Last checked 22 Nov 2026, 14:05 UTC: working (HTTP 200)." */
+export const linkStatusLine = (s: LinkStatusWords) =>
+  `Last checked ${formatDateTime(s.checked_at)}: ${LINK_OUTCOME_LABEL[s.outcome] ?? s.outcome}${s.http_status ? ` (HTTP ${s.http_status})` : ''}.`;
