@@ -12,7 +12,7 @@ export interface MessageMeta {
   junk: boolean;
   seen: boolean;
   /** the fetched header block (From, List-Unsubscribe, List-Unsubscribe-Post, List-Id, Date, Subject, Authentication-Results) */
-  headers: Buffer;
+  headers: Uint8Array;
 }
 
 export interface MailtoMethod {

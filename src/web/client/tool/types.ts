@@ -1,28 +1,12 @@
 /** Shapes of the /ws messages the tool reads (docs/websocket.md, docs/unsubscribe.md). Types only. */
+import type { Verification } from '../../../channel/verification.ts';
+import type { Subscription as ScannedSubscription } from '../../../mailbox/types.ts';
 
-export interface MailtoMethod {
-  uri: string;
-  to: string;
-}
-
-export interface Subscription {
-  id: string;
-  list_key: string;
-  sender: { name: string; address: string; domain: string };
-  list_id: string | null;
-  count: number;
-  first_seen: string | null;
-  last_seen: string | null;
-  per_month: number;
-  read_rate: number;
-  methods: { one_click: string | null; http: string[]; mailto: MailtoMethod[] };
-  sample_subjects: string[];
-  auth: { dkim: string; spf: string; dmarc: string };
-  mailboxes: string[];
-  junk_only: boolean;
-  service: { slug: string; name: string; tier: string } | null;
+// The subscription shape is the server's own (src/mailbox/types.ts), plus what the channel adds
+// for an earlier unsubscribe (src/channel/verification.ts): one definition for both ends.
+export interface Subscription extends ScannedSubscription {
   unsubscribed_at?: string;
-  verification?: 'ineffective' | 'verified_quiet' | 'pending';
+  verification?: Verification;
 }
 
 export type UnsubscribeStatus = 'unsubscribed' | 'email_sent' | 'open_link' | 'skipped' | 'failed';
