@@ -6,15 +6,14 @@
  *
  *   npx node bench/unsubscribe.ts [senders=500] [delayMs=200]
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import tls from 'node:tls';
 import type { Subscription } from '../src/mailbox/types.ts';
 import { createOutboundGuard } from '../src/outbound/guard.ts';
 import { runUnsubscribe } from '../src/unsubscribe/engine.ts';
+import { certPath, keyPath, trustTestCa } from '../test/helpers/tls-ca.ts';
 
 const SENDERS = Number(process.argv[2] ?? 500);
 const DELAY = Number(process.argv[3] ?? 200);
@@ -22,64 +21,13 @@ const HOSTS = 50;
 const CONCURRENCY = 32;
 const PER_HOST = 4;
 
-// A throwaway CA and a wildcard certificate for *.bench.test, trusted by this process only.
-const dir = mkdtempSync(join(tmpdir(), 'optout-bench-'));
-const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-ssl(
-  'req',
-  '-x509',
-  '-newkey',
-  'ec',
-  '-pkeyopt',
-  'ec_paramgen_curve:P-256',
-  '-nodes',
-  '-keyout',
-  'ca.key',
-  '-out',
-  'ca.pem',
-  '-days',
-  '1',
-  '-subj',
-  '/CN=bench CA',
-);
-ssl(
-  'req',
-  '-newkey',
-  'ec',
-  '-pkeyopt',
-  'ec_paramgen_curve:P-256',
-  '-nodes',
-  '-keyout',
-  'srv.key',
-  '-out',
-  'srv.csr',
-  '-subj',
-  '/CN=bench.test',
-);
-writeFileSync(join(dir, 'ext'), 'subjectAltName=DNS:*.bench.test\n');
-ssl(
-  'x509',
-  '-req',
-  '-in',
-  'srv.csr',
-  '-CA',
-  'ca.pem',
-  '-CAkey',
-  'ca.key',
-  '-CAcreateserial',
-  '-out',
-  'srv.pem',
-  '-days',
-  '1',
-  '-extfile',
-  'ext',
-);
-tls.setDefaultCACertificates([...tls.getCACertificates('default'), readFileSync(join(dir, 'ca.pem'), 'utf8')]);
+// The tests' private CA: its certificate covers *.loopback.test, trusted by this process only.
+trustTestCa();
 
 // The endpoint runs in its own process: its CPU must not be billed to the engine.
 const endpoint = spawn(
   process.execPath,
-  [join(import.meta.dirname, 'support/slow-endpoint.ts'), String(DELAY), join(dir, 'srv.key'), join(dir, 'srv.pem')],
+  [join(import.meta.dirname, 'support/slow-endpoint.ts'), String(DELAY), keyPath, certPath],
   {
     stdio: ['ignore', 'pipe', 'inherit'],
   },
@@ -87,7 +35,7 @@ const endpoint = spawn(
 const lines = createInterface({ input: endpoint.stdout! })[Symbol.asyncIterator]();
 const nextLine = async () => String((await lines.next()).value ?? '{}');
 const port = (JSON.parse(await nextLine()) as { port: number }).port;
-const hosts = Array.from({ length: HOSTS }, (_, i) => `host-${i}.bench.test`);
+const hosts = Array.from({ length: HOSTS }, (_, i) => `host-${i}.loopback.test`);
 const guard = createOutboundGuard({
   allowHosts: hosts.map((h) => `${h}:${port}`),
   lookup: async () => [{ address: '127.0.0.1', family: 4 }],
@@ -125,7 +73,6 @@ const ratio = total / ideal;
 endpoint.kill('SIGTERM');
 const served = JSON.parse(await nextLine()) as { requests: number; peak: number; handshakes: number };
 await guard.close();
-rmSync(dir, { recursive: true, force: true });
 
 const out = {
   bench: 'unsubscribe',

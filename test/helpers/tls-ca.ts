@@ -1,6 +1,8 @@
 /**
  * A private certificate authority for tests, and a server certificate it signed for
- * `localhost`, 127.0.0.1, 127.0.0.2 and ::1 (subjectAltName). Made with openssl once per
+ * `localhost`, 127.0.0.1, 127.0.0.2, ::1 and `*.loopback.test` (subjectAltName): names under
+ * loopback.test are for code that needs many host names on one loopback server, with a guard
+ * whose lookup answers 127.0.0.1 (bench/unsubscribe). Made with openssl once per
  * process, on first import (~40 ms), in a temp dir that is removed when the process exits.
  *
  * Certificate checks stay on everywhere. A test process trusts the CA with trustTestCa();
@@ -45,7 +47,7 @@ function generate(): TestCa {
       'basicConstraints=critical,CA:FALSE',
       'keyUsage=critical,digitalSignature',
       'extendedKeyUsage=serverAuth',
-      'subjectAltName=DNS:localhost,IP:127.0.0.1,IP:127.0.0.2,IP:::1',
+      'subjectAltName=DNS:localhost,DNS:*.loopback.test,IP:127.0.0.1,IP:127.0.0.2,IP:::1',
       '',
     ].join('\n'),
   );
