@@ -20,7 +20,6 @@ import {
   watchedPage,
 } from '../helpers/browser.ts';
 
-const SHOTS = SCREENSHOTS_DIR;
 const ARTICLE = '/blog/how-to-unsubscribe-all-emails/';
 
 let t: TestApp;
@@ -28,7 +27,7 @@ let base: string;
 let browser: Browser;
 
 before(async () => {
-  mkdirSync(SHOTS, { recursive: true });
+  mkdirSync(SCREENSHOTS_DIR, { recursive: true });
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   t = await startTestApp({ env: { BASE_URL: base, LOG_LEVEL: 'warn' }, runtime: { worker: false } });
@@ -76,11 +75,11 @@ describe('the blog in a browser', () => {
       assert.equal(v.length, 0, `${colorScheme}:\n${describeViolations(v)}`);
     }
     await page.emulateMedia({ colorScheme: 'light' });
-    await page.screenshot({ path: join(SHOTS, 'blog-desktop.png'), fullPage: true });
+    await page.screenshot({ path: join(SCREENSHOTS_DIR, 'blog-desktop.png'), fullPage: true });
     await page.setViewportSize({ width: 360, height: 740 });
     await page.emulateMedia({ colorScheme: 'dark' });
     assert.ok((await overflowPx(page)) <= 0, 'no sideways scroll');
-    await page.screenshot({ path: join(SHOTS, 'blog-mobile-dark.png'), fullPage: true });
+    await page.screenshot({ path: join(SCREENSHOTS_DIR, 'blog-mobile-dark.png'), fullPage: true });
     assert.deepEqual(problems, []);
     await context.close();
   });

@@ -22,8 +22,6 @@ import {
 import { loopbackCatalog } from '../helpers/catalog.ts';
 import { type HttpTarget, startHttpTarget } from '../helpers/http-target.ts';
 
-const SHOTS = SCREENSHOTS_DIR;
-
 let real: TestApp;
 let realBase: string;
 let loop: TestApp;
@@ -38,7 +36,7 @@ async function listening(t: TestApp, port: number) {
 }
 
 before(async () => {
-  mkdirSync(SHOTS, { recursive: true });
+  mkdirSync(SCREENSHOTS_DIR, { recursive: true });
   const p1 = await freePort();
   real = await startTestApp({
     env: { BASE_URL: `http://127.0.0.1:${p1}`, LOG_LEVEL: 'warn' },
@@ -137,10 +135,10 @@ describe('catalog pages in a browser', () => {
       assert.equal(v.length, 0, `${colorScheme}:\n${describeViolations(v)}`);
     }
     await page.emulateMedia({ colorScheme: 'light' });
-    await page.screenshot({ path: join(SHOTS, 'service-desktop.png'), fullPage: true });
+    await page.screenshot({ path: join(SCREENSHOTS_DIR, 'service-desktop.png'), fullPage: true });
     await page.setViewportSize({ width: 360, height: 740 });
     assert.ok((await overflowPx(page)) <= 0, 'no sideways scroll');
-    await page.screenshot({ path: join(SHOTS, 'service-mobile.png'), fullPage: true });
+    await page.screenshot({ path: join(SCREENSHOTS_DIR, 'service-mobile.png'), fullPage: true });
     assert.deepEqual(problems, []);
     await page.close();
   });

@@ -27,7 +27,6 @@ import { type HttpsTarget, startHttpsTarget } from '../helpers/https-target.ts';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.ts';
 import { trustTestCa } from '../helpers/tls-ca.ts';
 
-const SHOTS = SCREENSHOTS_DIR;
 const USER = 'alice@example.test';
 const PASSWORD = 'app-password-for-test';
 
@@ -45,7 +44,7 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 
 before(async () => {
   trustTestCa();
-  mkdirSync(SHOTS, { recursive: true });
+  mkdirSync(SCREENSHOTS_DIR, { recursive: true });
   target = await startHttpsTarget();
   sink = await startSmtpSink({ user: USER, password: PASSWORD, tls: 'implicit' });
   const gen = generateMailbox({ seed: 7, lists: 14, messagesPerList: [1, 9], plain: 12, nasty: false });
@@ -267,11 +266,11 @@ describe('the inbox tool in a browser', () => {
 
   test('screenshots with results at desktop and 360 px, and the page ran cleanly', async () => {
     await page.evaluate('window.scrollTo(0, 0)');
-    await page.screenshot({ path: join(SHOTS, 'home-desktop.png'), fullPage: true });
+    await page.screenshot({ path: join(SCREENSHOTS_DIR, 'home-desktop.png'), fullPage: true });
     await page.setViewportSize({ width: 360, height: 740 });
     const px = await overflowPx(page);
     assert.ok(px <= 0, `the page is ${px}px wider than a 360px screen: ${(await wideElements(page)).join('; ')}`);
-    await page.screenshot({ path: join(SHOTS, 'home-mobile.png'), fullPage: true });
+    await page.screenshot({ path: join(SCREENSHOTS_DIR, 'home-mobile.png'), fullPage: true });
     assert.deepEqual(problems, []);
   });
 });
