@@ -33,29 +33,25 @@
  *   Debian users dovecot/dovenull. As another user, every service runs as that user
  *   (default_internal_user/group, no chroot).
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import {
-  chownSync,
-  closeSync,
-  existsSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statfsSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { chownSync, closeSync, existsSync, openSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
 import { chmod, chown, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
-import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import tls from 'node:tls';
-import { caPath, caPem, certPath, keyPath } from './tls-ca.ts';
+import { dovecotConf, folderPath, pickTmpRoot } from './dovecot-files.ts';
+import {
+  freePorts,
+  groupAlive,
+  identities,
+  installExitHook,
+  live,
+  type Running,
+  signalGroup,
+  sleep,
+  waitReady,
+} from './dovecot-process.ts';
+import { caPath } from './tls-ca.ts';
 
 const DOVECOT = process.env.DOVECOT_BIN ?? '/usr/sbin/dovecot';
-const START_TIMEOUT_MS = 15_000;
 const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p));
 
 /** What is written to Maildir: the fixture generator's GeneratedMessage fits. */
@@ -123,53 +119,6 @@ export interface Dovecot {
   deliver(user: string, mailbox: string, messages: MaildirMessage[]): Promise<void>;
   /** how long writing the Maildir files and starting Dovecot took */
   timings: { writeMs: number; startMs: number };
-}
-
-interface Running {
-  child: ChildProcess;
-  exited: Promise<void>;
-}
-
-const live = new Map<string, { pid: () => number | undefined }>();
-let exitHook = false;
-
-function installExitHook(): void {
-  if (exitHook) return;
-  exitHook = true;
-  process.on('exit', () => {
-    for (const [dir, inst] of live) {
-      const pid = inst.pid();
-      if (pid) signalGroup(pid, 'SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(-pid, signal);
-    return true;
-  } catch {
-    return false; // ESRCH: the group is gone
-  }
-}
-
-/** uid/gid that owns the mail and the user/login names Dovecot's services drop to. */
-function identities(): { uid: number; gid: number; internalUser: string; internalGroup: string; loginUser: string } {
-  if (process.getuid?.() === 0) {
-    const id = (flag: string) => Number(execFileSync('id', [flag, 'nobody'], { encoding: 'utf8' }).trim());
-    return { uid: id('-u'), gid: id('-g'), internalUser: 'dovecot', internalGroup: 'dovecot', loginUser: 'dovenull' };
-  }
-  // Not root: every service runs as us (Dovecot cannot switch users, and its sockets must be ours).
-  const me = userInfo().username;
-  const group = execFileSync('id', ['-gn'], { encoding: 'utf8' }).trim();
-  return {
-    uid: process.getuid?.() ?? 0,
-    gid: process.getgid?.() ?? 0,
-    internalUser: me,
-    internalGroup: group,
-    loginUser: me,
-  };
 }
 
 export async function startDovecot(opts: DovecotOptions): Promise<Dovecot> {
@@ -359,252 +308,4 @@ export async function startDovecot(opts: DovecotOptions): Promise<Dovecot> {
       await writeMessages(user, mailbox, messages);
     },
   };
-}
-
-function pickTmpRoot(users: DovecotUser[]): string {
-  let bytes = 0;
-  for (const u of users)
-    for (const list of Object.values(u.mailboxes ?? {})) for (const m of list) bytes += m.raw.length;
-  try {
-    const fs = statfsSync('/dev/shm');
-    if (fs.bavail * fs.bsize > bytes * 4 + 256 * 2 ** 20) return '/dev/shm';
-  } catch {
-    // no /dev/shm (not Linux)
-  }
-  return tmpdir();
-}
-
-/** IMAP name → Maildir++ folder: INBOX is the root, 'A/B' is `.A.B`, non-ASCII in modified UTF-7. */
-function folderPath(root: string, mailbox: string): string {
-  if (mailbox.toUpperCase() === 'INBOX') return root;
-  const parts = mailbox.split('/');
-  for (const p of parts) {
-    if (p === '' || p.includes('.') || p.includes('\\'))
-      throw new Error(`unusable mailbox name for Maildir++: ${mailbox}`);
-  }
-  return join(root, `.${parts.map(mutf7).join('.')}`);
-}
-
-/**
- * RFC 3501 §5.1.3 modified UTF-7, as Dovecot stores names on disk. Written apart from
- * src/mailbox/lean-commands.ts on purpose: a shared bug would write and ask for the same wrong
- * name, and the tests, whose oracle this is, would pass.
- */
-export function mutf7(s: string): string {
-  let out = '';
-  let run = '';
-  const flush = () => {
-    if (!run) return;
-    const utf16be = Buffer.from(run, 'utf16le').swap16();
-    out += `&${utf16be.toString('base64').replace(/=+$/, '').replaceAll('/', ',')}-`;
-    run = '';
-  };
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (c >= 0x20 && c <= 0x7e) {
-      flush();
-      out += ch === '&' ? '&-' : ch;
-    } else {
-      run += ch;
-    }
-  }
-  flush();
-  return out;
-}
-
-function dovecotConf(c: {
-  dir: string;
-  host: string;
-  imapPort: number;
-  imapsPort: number;
-  uid: number;
-  gid: number;
-  internalUser: string;
-  internalGroup: string;
-  loginUser: string;
-  asRoot: boolean;
-  authFailDelay: boolean;
-  maxUserConnections: number;
-}): string {
-  const d = c.dir;
-  return `# generated by test/helpers/dovecot.ts
-base_dir = ${d}/run
-state_dir = ${d}/state
-instance_name = optout-test-${c.imapPort}
-log_path = ${d}/dovecot.log
-protocols = imap
-listen = ${c.host}
-default_internal_user = ${c.internalUser}
-default_internal_group = ${c.internalGroup}
-default_login_user = ${c.loginUser}
-auth_verbose = yes
-
-ssl = yes
-ssl_cert = <${certPath}
-ssl_key = <${keyPath}
-# The realistic default: plaintext LOGIN only inside TLS (loopback is exempt, see the helper).
-disable_plaintext_auth = yes
-auth_mechanisms = plain login
-auth_failure_delay = ${c.authFailDelay ? '2 secs' : '0'}
-
-mail_location = maildir:${d}/mail/%u
-mail_fsync = never
-mail_max_userip_connections = ${c.maxUserConnections}
-
-passdb {
-  driver = passwd-file
-  args = ${d}/passwd
-}
-${
-  c.authFailDelay
-    ? ''
-    : `# A failed login is answered at once. Dovecot 2.3.19 queues failures on a 500 ms timer even
-# with auth_failure_delay = 0, unless the reply carries "nodelay"; passwd-file drops its extra
-# fields on a mismatch, so this second passdb (reached only after a failure) turns into a
-# failure that carries it. No escalating anvil penalty either: it only grows on delayed failures.
-passdb {
-  driver = static
-  args = nopassword=y nodelay=y
-  result_success = return-fail
-}
-`
-}
-userdb {
-  driver = static
-  args = uid=${c.uid} gid=${c.gid} home=${d}/mail/%u
-}
-
-namespace inbox {
-  inbox = yes
-  separator = /
-  mailbox Archive {
-    special_use = \\Archive
-    auto = subscribe
-  }
-  mailbox Junk {
-    special_use = \\Junk
-    auto = subscribe
-  }
-  mailbox Sent {
-    special_use = \\Sent
-    auto = subscribe
-  }
-  mailbox Trash {
-    special_use = \\Trash
-    auto = subscribe
-  }
-}
-
-service imap-login {
-  ${c.asRoot ? '' : 'chroot =  # chroot needs root'}
-  inet_listener imap {
-    address = ${c.host}
-    port = ${c.imapPort}
-  }
-  inet_listener imaps {
-    address = ${c.host}
-    port = ${c.imapsPort}
-    ssl = yes
-  }
-}
-${c.asRoot ? '' : 'service anvil {\n  chroot =\n}\n'}# Mail processes run as the mail uid and report to stats; the sockets default to 0600.
-service stats {
-  unix_listener stats-reader {
-    mode = 0666
-  }
-  unix_listener stats-writer {
-    mode = 0666
-  }
-}
-`;
-}
-
-/** Free TCP ports on loopback: bind port 0, note the port, release. Dovecot may still lose a race; launch() retries. */
-async function freePorts(n: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from(
-      { length: n },
-      () =>
-        new Promise<net.Server>((resolve, reject) => {
-          const s = net.createServer();
-          s.once('error', reject);
-          s.listen(0, '127.0.0.1', () => resolve(s));
-        }),
-    ),
-  );
-  const ports = servers.map((s) => (s.address() as net.AddressInfo).port);
-  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
-  return ports;
-}
-
-/** Both listeners answer with the real greeting (not "Waiting for authentication…"). */
-async function waitReady(
-  host: string,
-  ports: number[],
-  exited: Promise<void>,
-  logs: () => Promise<string>,
-): Promise<'ready' | 'exited' | 'fatal' | 'timeout'> {
-  let gone = false;
-  void exited.then(() => {
-    gone = true;
-  });
-  const until = Date.now() + START_TIMEOUT_MS;
-  for (const [i, port] of ports.entries()) {
-    while (true) {
-      if (gone) return 'exited';
-      if (Date.now() > until) return 'timeout';
-      if (await greets(host, port, i === 1)) break;
-      // A service that cannot start is retried by the master forever; do not wait for that.
-      if (/\bFatal: /.test(await logs())) return 'fatal';
-      await sleep(25);
-    }
-  }
-  return gone ? 'exited' : 'ready';
-}
-
-function greets(host: string, port: number, implicitTls: boolean): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket: net.Socket = implicitTls
-      ? tls.connect({ host, port, ca: caPem, servername: '' })
-      : net.connect({ host, port });
-    let buf = '';
-    const done = (ok: boolean) => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(ok);
-    };
-    const timer = setTimeout(() => done(false), 2000);
-    socket.on('error', () => done(false));
-    socket.on('close', () => done(false));
-    socket.on('data', (d) => {
-      buf += d;
-      for (const line of buf.split('\r\n').slice(0, -1)) {
-        if (/^\* OK /.test(line) && !/Waiting for authentication/i.test(line)) {
-          socket.write('a LOGOUT\r\n');
-          return done(true);
-        }
-      }
-    });
-  });
-}
-
-/** Any process of the group still running (zombies waiting for init do not count)? */
-function groupAlive(pgid: number): boolean {
-  if (!signalGroup(pgid, 0)) return false;
-  try {
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // pid (comm) state ppid pgrp …; comm may contain spaces, so split after the last ')'.
-      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(pgrp) === pgid && state !== 'Z') return true;
-    }
-    return false;
-  } catch {
-    return true; // no /proc: trust kill(0)
-  }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }
