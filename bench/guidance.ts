@@ -13,7 +13,10 @@
  *    process) that answers after 200 ms; the runtime is built in this process (createRuntime,
  *    default queue timing and concurrency) on embedded PGlite and on PostgreSQL. Measured from
  *    the first enqueue to the 100th recorded link_checks row.
- *    Target: total ≤ 1.3 × 100 × 200 ms / concurrency.
+ *    Target: total ≤ 1.3 × 100 × 200 ms / concurrency. PostgreSQL is the server TEST_PG_URL
+ *    names (a superuser URL; the figures in docs/benchmarks.md were taken on the machine's
+ *    PostgreSQL 15, which TEST_PG_URL=postgres://root@127.0.0.1:5432/test measures again); without it, the tests' private server (test/helpers/pg-server.ts,
+ *    durability off), which is not a production configuration.
  *
  *   npx node bench/guidance.ts [seconds=8] [connections=10]
  */

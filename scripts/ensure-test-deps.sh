@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the test suite talks to when they are missing (runs as
 # npm's `pretest`, and from .ci/run): Dovecot (the real IMAP server of the scan tests),
+# PostgreSQL's server binaries (the test run starts its own private server with initdb and
+# postgres, test/helpers/pg-server.ts; the machine's own PostgreSQL service is never used),
 # openssl (the tests' private CA) and Chromium (the browser tests drive Debian's build
-# through playwright-core; no browser is ever downloaded). Needs root for apt-get; otherwise it says what
-# to install and stops.
+# through playwright-core; no browser is ever downloaded). Needs root for apt-get; otherwise it
+# says what to install and stops.
 set -euo pipefail
 
 missing=()
 [ -x /usr/sbin/dovecot ] || missing+=(dovecot-imapd)
+compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 
@@ -19,5 +22,5 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "installing test dependencies: ${missing[*]}"
 apt-get update -qq
-# The package's own service is not needed (tests start private instances on free ports).
+# The packages' own services are not needed (tests start private instances on free ports).
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,6 +1,6 @@
 /**
  * Builds the real application in-process for a test: real config parsing, real
- * catalog, embedded PGlite in memory (or the machine's PostgreSQL), and a logger whose
+ * catalog, embedded PGlite in memory (or PostgreSQL at a given URL), and a logger whose
  * lines are captured so tests can assert what was (not) logged.
  */
 import { Writable } from 'node:stream';

@@ -1,6 +1,7 @@
 /**
- * Runs a suite on both storage engines: embedded PGlite and the machine's PostgreSQL
- * (a throwaway database per suite). The behaviour asserted must not depend on which.
+ * Runs a suite on both storage engines: embedded PGlite and PostgreSQL (a throwaway
+ * database per suite on the test run's private server, test/helpers/postgres.ts). The
+ * behaviour asserted must not depend on which.
  */
 import { type StartOptions, startTestApp, type TestApp } from './app.ts';
 import { createTestDatabase } from './postgres.ts';
