@@ -3,7 +3,7 @@
  * serialize the responses and generate /.well-known/openapi.json.
  */
 import { z } from 'zod';
-import { TIERS } from '../guidance/friction/compute.ts';
+import { TIERS } from './friction/compute.ts';
 import {
   CancelSchema,
   CostSchema,

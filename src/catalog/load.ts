@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { computeFriction, type FrictionResult } from '../guidance/friction/compute.ts';
+import { computeFriction, type FrictionResult } from './friction/compute.ts';
 import type { ServiceRecord } from './record.schema.ts';
 import { type SearchKeys, searchKeys } from './search.ts';
 import { type CatalogIssue, formatIssue, validateCatalog, validateRecord } from './validate.ts';

@@ -1,7 +1,7 @@
 /**
  * The closed vocabularies of a catalog record. They follow the record schema of
  * research/anchors-cancellation.md §4.3 (snake_case on the wire), trimmed to what
- * the friction rubric (src/guidance/friction) actually reads.
+ * the friction rubric (./friction) actually reads.
  */
 import { z } from 'zod';
 

@@ -3,8 +3,8 @@
  * (user). Only facts the record states go in; URLs stay out, because links are filled
  * from the record afterwards and the model has no reason to write any.
  */
+import type { FrictionResult } from '../../catalog/friction/compute.ts';
 import type { ServiceRecord } from '../../catalog/record.schema.ts';
-import type { FrictionResult } from '../friction/compute.ts';
 import type { Tone } from './schema.ts';
 
 const TONES: Record<Tone, string> = {

@@ -6,8 +6,8 @@
  * a half answer.
  */
 import { z } from 'zod';
+import type { FrictionResult } from '../../catalog/friction/compute.ts';
 import type { ServiceRecord } from '../../catalog/record.schema.ts';
-import type { FrictionResult } from '../friction/compute.ts';
 import type { LlmClient, LlmFailureReason } from '../llm/types.ts';
 import { buildPrompt } from './llm-prompt.ts';
 import { Guide, type GuideOptions, type Tone } from './schema.ts';

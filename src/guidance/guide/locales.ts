@@ -5,10 +5,9 @@
  * Each language supplies whole sentences (not fragments glued together) so its grammar
  * stays natural; the writer decides which sentences a guide gets.
  */
-
 import type { z } from 'zod';
+import type { Tier } from '../../catalog/friction/compute.ts';
 import type { Axis, BillingRoute, RetentionLevel } from '../../catalog/vocabulary.ts';
-import type { Tier } from '../friction/compute.ts';
 import { de } from './locales/de.ts';
 import { en } from './locales/en.ts';
 import { es } from './locales/es.ts';

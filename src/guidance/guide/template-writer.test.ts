@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { makeRecord } from '../../../test/helpers/record.ts';
+import { computeFriction } from '../../catalog/friction/compute.ts';
 import { type Catalog, loadCatalog } from '../../catalog/load.ts';
-import { computeFriction } from '../friction/compute.ts';
 import { negotiateLocale } from './locales.ts';
 import { Guide, type GuideOptions } from './schema.ts';
 import { sourceUrlOf, writeGuide } from './template-writer.ts';

@@ -4,8 +4,8 @@
  * from fixed sentences, each chosen by a fact of the record or its friction result, so
  * it never says anything the catalog does not. Same input, same output.
  */
+import type { FrictionResult } from '../../catalog/friction/compute.ts';
 import type { ServiceRecord } from '../../catalog/record.schema.ts';
-import type { FrictionResult } from '../friction/compute.ts';
 import { FRAMINGS, type Framing, formatDuration, formatOr, formatScore, negotiateLocale } from './locales.ts';
 import type { Guide, GuideOptions, Tone } from './schema.ts';
 

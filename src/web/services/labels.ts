@@ -2,12 +2,11 @@
  * Words for the catalog's closed vocabularies, as a person reads them on a service page.
  * The axis phrases come from the English guide framing so the page and the guide agree.
  */
-
 import type { z } from 'zod';
+import type { Tier } from '../../catalog/friction/compute.ts';
 import type { Category } from '../../catalog/load.ts';
 import type { PlanSchema } from '../../catalog/record.schema.ts';
 import type { Axis } from '../../catalog/vocabulary.ts';
-import type { Tier } from '../../guidance/friction/compute.ts';
 import { en } from '../../guidance/guide/locales/en.ts';
 import { formatDuration } from '../../guidance/guide/locales.ts';
 import { TIER_LABEL as WORDS_TIER_LABEL } from '../shared/words.ts';

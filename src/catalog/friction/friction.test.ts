@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { makeRecord } from '../../../test/helpers/record.ts';
-import { validateRecord } from '../../catalog/validate.ts';
+import { validateRecord } from '../validate.ts';
 import { computeFriction, tierOf } from './compute.ts';
 
 const src = ['s1'];

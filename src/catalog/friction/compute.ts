@@ -5,8 +5,8 @@
  *   difficulty = round1(clamp(max(mean, floor), 0, 10)); 10.0 when there is no working exit.
  * Deterministic: the same record always yields the same numbers; no model is involved.
  */
-import type { ServiceRecord } from '../../catalog/record.schema.ts';
-import { AXES, type Axis } from '../../catalog/vocabulary.ts';
+import type { ServiceRecord } from '../record.schema.ts';
+import { AXES, type Axis } from '../vocabulary.ts';
 import { explainFactor } from './explain.ts';
 import { RUBRIC } from './rubric.ts';
 

@@ -4,8 +4,8 @@
  * the explanation shown to people is built from those codes, so "why" can always name
  * the facts behind a number. Unknown facts score a stated, modest default and say so.
  */
-import type { ServiceRecord } from '../../catalog/record.schema.ts';
-import type { Axis } from '../../catalog/vocabulary.ts';
+import type { ServiceRecord } from '../record.schema.ts';
+import type { Axis } from '../vocabulary.ts';
 import { durationDays } from './duration.ts';
 
 export interface AxisResult {
