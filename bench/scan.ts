@@ -51,7 +51,7 @@ interface MailboxMeta {
   withListUnsubscribe: number;
 }
 
-/** 60% list mail (60 messages per list), 40% personal mail and receipts, as in research imap-scan-limits.md. */
+/** 60% list mail (60 messages per list), 40% personal mail and receipts. */
 function ensureMailbox(size: number, name = `m${size}`, seed = size): MailboxMeta {
   const dir = join(CACHE, name);
   const metaPath = join(dir, 'meta.json');

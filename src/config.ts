@@ -1,6 +1,6 @@
 /**
- * Every setting optout reads, parsed and validated once at start (DESIGN.md §4), then
- * frozen and passed down. No other module reads process.env.
+ * Every setting optout reads (the README's table), parsed and validated once at start,
+ * then frozen and passed down. No other module reads process.env.
  */
 import { resolve } from 'node:path';
 import { z } from 'zod';

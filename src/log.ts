@@ -1,6 +1,6 @@
 /**
  * The one logger. Redaction is on for every place a secret could appear: mailbox
- * passwords and tokens must never reach a log line (DESIGN.md §5 Storage).
+ * passwords and tokens must never reach a log line.
  */
 import pino, { type Bindings, type ChildLoggerOptions, type DestinationStream, type Logger } from 'pino';
 

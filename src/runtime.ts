@@ -17,7 +17,7 @@ import { createOutboundGuard, type OutboundGuard } from './outbound/guard.ts';
 import { createScanQuota, type ScanQuota } from './quota/scan-quota.ts';
 import type { Db } from './storage/index.ts';
 
-/** interface.md §8 */
+/** Per-client-IP limits of the public API (docs/api.md, "Rate limits"). */
 export const LIMITS = {
   guide: { name: 'guide', points: 20, durationSeconds: 60 },
   linkCheck: { name: 'link-check', points: 30, durationSeconds: 60 },

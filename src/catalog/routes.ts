@@ -1,5 +1,5 @@
 /**
- * GET /api/v1/services, /api/v1/services/{slug}, /api/v1/categories (interface.md §4.5).
+ * GET /api/v1/services, /api/v1/services/{slug}, /api/v1/categories (docs/api.md).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

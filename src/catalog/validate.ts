@@ -25,7 +25,7 @@ export function isOnDomains(url: string, domains: readonly string[]): boolean {
 
 // North American, international and grouped digit runs that read as phone numbers.
 // The catalog never carries phone numbers: search results for "cancel X" are full of
-// scam "support lines" (anchors-cancellation.md §6), so people are sent to the
+// scam "support lines", so people are sent to the
 // account page of the service, which shows the real number.
 const PHONE = /(\+\d[\d\s().-]{7,}\d)|(\(?\b\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}\b)|(\b1-?8\d{2}-)/;
 

@@ -1,7 +1,6 @@
 /**
- * The closed vocabularies of a catalog record. They follow the record schema of
- * research/anchors-cancellation.md §4.3 (snake_case on the wire), trimmed to what
- * the friction rubric (./friction) actually reads.
+ * The closed vocabularies of a catalog record (docs/catalog.md; snake_case on the wire),
+ * trimmed to what the friction rubric (./friction) actually reads.
  */
 import { z } from 'zod';
 
@@ -183,8 +182,7 @@ export const TrapType = z.enum([
 
 /**
  * Where a cancel URL may live besides the service's own domains: the billing
- * platforms that run the subscription when it was bought through them
- * (anchors-cancellation.md §4.1 rule 5).
+ * platforms that run the subscription when it was bought through them.
  */
 export const BILLING_PLATFORM_DOMAINS = [
   'apple.com',

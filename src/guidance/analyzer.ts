@@ -1,5 +1,5 @@
 /**
- * The analysis response (interface.md §2.6): the six axis scores, the overall
+ * The analysis response (docs/api.md, `POST /analyzer`): the six axis scores, the overall
  * difficulty and tier, and `why` — one entry per axis naming the rubric facts that
  * produced the score and the sources they rest on. Deterministic; no model involved.
  */

@@ -1,5 +1,5 @@
 /**
- * The envelope of every /api/v1 response (interface.md §2.1): `{code, data?, message}`,
+ * The envelope of every /api/v1 response (docs/api.md): `{code, data?, message}`,
  * code "0" on success.
  */
 import { z } from 'zod';

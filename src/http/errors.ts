@@ -1,6 +1,6 @@
 /**
- * The one error catalog of the public API (DESIGN.md §5): every code with its HTTP
- * status, defined once. Responses carry the code; tests assert codes, never messages.
+ * The one error catalog of the public API (docs/api.md, "Error codes"): every code with its
+ * HTTP status, defined once. Responses carry the code; tests assert codes, never messages.
  */
 export const ERRORS = {
   INVALID_REQUEST: 400,

@@ -12,7 +12,7 @@ export async function installPlumbing(app: FastifyInstance, opts: { https: boole
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(memoizingSerializerCompiler);
   installErrorHandling(app, opts);
-  // Only JSON bodies are accepted (interface.md §4.5 rule 1); without a text parser a
+  // Only JSON bodies are accepted (docs/api.md, 415); without a text parser a
   // text/plain POST is refused with 415 instead of reaching validation as a string.
   app.removeContentTypeParser(['text/plain']);
   // Two fixed header sets, computed once (see security-headers.ts). Pages get helmet's full

@@ -1,5 +1,5 @@
 /**
- * Per-client-IP limits (interface.md §8) on rate-limiter-flexible: in memory on the
+ * Per-client-IP limits (docs/api.md, "Rate limits") on rate-limiter-flexible: in memory on the
  * embedded default (one process owns the data), in PostgreSQL when DATABASE_URL is set,
  * so several instances together still allow exactly the limit. If the shared store
  * fails, an in-memory limiter takes over rather than failing the request.

@@ -1,6 +1,6 @@
 /**
  * Re-verification of one catalog link: website, cancel.url or cancel.help_url
- * (anchors-cancellation.md §4.6). One GET through the outbound guard, redirects followed and
+ * (outcomes in docs/api.md, `POST /link-check`). One GET through the outbound guard, redirects followed and
  * recorded, then one outcome an editor can act on and a hash of the page text for drift.
  *
  * Every expected result, a dead host or a refusal by our own guard included, comes back as
@@ -68,20 +68,20 @@ export async function checkLink(
     duration_ms: Math.round(performance.now() - started),
   });
 
-  // §4.6 folds not_found, server_error, timeout, dns_error and tls_error into `broken` here; the
+  // Not found, server errors, timeouts, DNS and TLS failures are all `broken` to an editor; the
   // detail keeps which. A guard refusal is `broken` too: the link leads somewhere we never go.
   if (!res.ok) {
     const prefix = res.reason === 'blocked' ? 'refused by outbound guard' : res.reason.replaceAll('_', ' ');
     return result('broken', `${prefix}: ${res.detail}`);
   }
-  // §4.6 item 4, checked on the final URL only: a chain that leaves and comes back is fine,
+  // Off-domain is judged on the final URL only: a chain that leaves and comes back is fine,
   // one that ends elsewhere needs review whatever that host answered.
   const finalUrl = new URL(res.finalUrl);
   const host = stripHost(finalUrl.hostname);
   if (!isOfficialHost(host, official)) {
     return result('off_domain', `final host ${host} is not on ${[...official].join(', ')}`);
   }
-  // §4.6: 401, 403 and 429 are bot protection or rate limits, not a broken link.
+  // 401, 403 and 429 are bot protection or rate limits, not a broken link.
   if (res.status === 401 || res.status === 403 || res.status === 429) return result('blocked', `http ${res.status}`);
   // 404/410, 5xx, other 4xx, and a 3xx we could not follow (no Location, 304) are all broken.
   if (res.status < 200 || res.status > 299) {
@@ -95,14 +95,14 @@ export async function checkLink(
     content_changed: target.previousHash ? page.hash !== target.previousHash : null,
   };
   const truncated = res.truncated ? `; body truncated at ${res.body.length} bytes` : '';
-  // §4.6 soft_404 (a): a 200 whose title or first heading says the page is not there.
+  // soft_404, first kind: a 200 whose title or first heading says the page is not there.
   if (page.notFound) return result('soft_404', `http ${res.status}, page reads "${page.notFound}"${truncated}`, hashed);
-  // §4.6 soft_404 (b): a deep link that now lands on the (locale) home page.
+  // soft_404, second kind: a deep link that now lands on the (locale) home page.
   const requested = new URL(target.url).pathname;
   if (isHomePath(finalUrl.pathname) && !isHomePath(requested)) {
     return result('soft_404', `http ${res.status}, landed on the home page ${finalUrl.pathname}${truncated}`, hashed);
   }
-  // §4.6 redirected_same_site: a new path on an official host is `moved` (update the record).
+  // A redirect within the site: a new path on an official host is `moved` (update the record).
   // Redirects that keep the path (http→https, www, a trailing slash, query) are still `ok`.
   if (res.redirects.length > 0 && trimSlash(finalUrl.pathname) !== trimSlash(requested)) {
     return result('moved', `http ${res.status} at ${finalUrl.pathname}${truncated}`, hashed);

@@ -1,5 +1,5 @@
 /**
- * A fetched page reduced to what the link checker compares (anchors-cancellation.md §4.6 item 3):
+ * A fetched page reduced to what the link checker compares:
  * its visible text, normalised so that only edits a reader would notice change the hash, and
  * its title and first heading, where a "not found" page says so.
  *

@@ -1,5 +1,5 @@
 /**
- * The one outbound guard (DESIGN.md §5 "Unsubscribing"): every request the server makes for
+ * The one outbound guard (docs/outbound-guard.md): every request the server makes for
  * someone else — one-click unsubscribe, link checks, a user-named IMAP/SMTP host — asks it first.
  * Answers are data (`{ok:false, reason, detail}`), never throws, so callers report them as
  * results rather than as crashes.

@@ -1,5 +1,5 @@
 /**
- * Host names in one canonical form, and the OUTBOUND_ALLOW_HOSTS exceptions (DESIGN.md §4).
+ * Host names in one canonical form, and the OUTBOUND_ALLOW_HOSTS exceptions (docs/outbound-guard.md).
  *
  * Every host, whether it comes from a URL, an IMAP/SMTP setting or the allow list, goes through
  * the WHATWG URL host parser: it lower-cases, applies IDNA (UTS #46) and rewrites IPv4 shorthand

@@ -2,7 +2,7 @@
  * Unsubscribe by mail (RFC 2369 mailto: in List-Unsubscribe): a short message from the person's
  * own address through their own SMTP server, with the credentials the scan already holds in
  * memory. The list can only match the request to the subscriber if it comes from the address
- * it mails (research §4.4), so no relay of ours is involved.
+ * it mails, so no relay of ours is involved.
  *
  * The SMTP host may be one a person typed, so it goes through the outbound guard once, and the
  * pool connects to the address the guard checked while TLS still verifies the host name
@@ -114,7 +114,7 @@ export function createMailtoSender(opts: MailtoSenderOptions): MailtoSender {
       await r.transport.sendMail({
         from,
         // MailtoMethod carries one recipient and no cc/bcc by construction: parseMailto refuses
-        // any `to`, `cc` or `bcc` hfield (research §4.4). The envelope is set explicitly so
+        // any `to`, `cc` or `bcc` hfield. The envelope is set explicitly so
         // nothing but that one address is ever a recipient.
         to: m.to,
         envelope: { from, to: [m.to] },

@@ -10,7 +10,7 @@ import { guardedRequest } from '../outbound/fetch.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
 
 export type OneClickOptions = {
-  /** One deadline for connect, request and answer; default 10 000 ms (research §4.1). */
+  /** One deadline for connect, request and answer; default 10 000 ms. */
   timeoutMs?: number;
   /** At most this much of the answer is read; default 64 KiB. The body is never shown. */
   maxBytes?: number;
@@ -25,7 +25,7 @@ export type OneClickResult =
 
 // RFC 8058 §3.1: the POST body is this key/value pair and nothing else.
 export const ONE_CLICK_BODY = 'List-Unsubscribe=One-Click';
-// An honest User-Agent (research §4.1): the sender can tell an automated request made on the
+// An honest User-Agent: the sender can tell an automated request made on the
 // person's behalf, rather than a browser spoofed to get past its firewall.
 export const DEFAULT_USER_AGENT = 'optout/0.1 (RFC 8058 one-click unsubscribe)';
 
@@ -48,7 +48,7 @@ export async function postOneClick(
   const res = await guardedRequest(guard, url, {
     method: 'POST',
     // RFC 8058 §3.2 allows multipart/form-data or urlencoded; every receiver in practice
-    // (Gmail included) sends urlencoded, and senders are tested against that (research §4.1).
+    // sends urlencoded, so that is what senders are built to accept.
     // Only these headers are given: RFC 8058 §3.1 says the POST "MUST NOT include cookies,
     // HTTP authorization, or any other context information". guardedRequest adds none.
     headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': userAgent },
@@ -66,7 +66,7 @@ export async function postOneClick(
   }
   const { status } = res;
   // Any 2xx says the sender took the request. It does not prove the list stopped sending
-  // (research §4.1: a 2xx means "requested", not "unsubscribed"); a later scan can tell.
+  // (a 2xx means "requested", not "unsubscribed"); a later scan can tell (docs/unsubscribe.md).
   if (status >= 200 && status < 300) {
     return { ok: true, status, detail: `The sender accepted the one-click request (HTTP ${status}).` };
   }

@@ -6,7 +6,7 @@
  * 2. Then the methods in order of reliability: RFC 8058 one-click (a POST the sender
  *    promised to honour), mailto (RFC 2369 §3.2: a message from the subscriber's own
  *    address), and finally a link the person opens — the server never GETs it, because a
- *    GET can trigger tracking without unsubscribing (research/anchors-unsubscribe.md §6).
+ *    GET can trigger tracking without unsubscribing (docs/unsubscribe.md, "Methods").
  */
 import type { MailtoMethod, Subscription } from '../mailbox/types.ts';
 

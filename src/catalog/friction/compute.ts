@@ -1,5 +1,5 @@
 /**
- * cf-1.0 overall difficulty (research/anchors-cancellation.md §3.3):
+ * cf-1.0 overall difficulty (docs/friction.md, "Formula"):
  *   mean  = Σ weight·score
  *   floor = worst axis − 3          (one severe barrier cannot be averaged away)
  *   difficulty = round1(clamp(max(mean, floor), 0, 10)); 10.0 when there is no working exit.

@@ -1,5 +1,5 @@
 /**
- * The cf-1.0 rubric (docs/friction.md; research/anchors-cancellation.md §3.2): each axis
+ * The cf-1.0 rubric (docs/friction.md, "Rubric"): each axis
  * is scored 0–10 from the record's facts only. A rule that fires records a factor code;
  * the explanation shown to people is built from those codes, so "why" can always name
  * the facts behind a number. Unknown facts score a stated, modest default and say so.

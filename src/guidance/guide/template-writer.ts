@@ -1,5 +1,5 @@
 /**
- * The deterministic guide writer (LLM_PROVIDER=none, DESIGN.md §5 "Guides and the LLM").
+ * The deterministic guide writer (LLM_PROVIDER=none).
  * Steps and traps are the catalog's own words, untouched; the explanation is assembled
  * from fixed sentences, each chosen by a fact of the record or its friction result, so
  * it never says anything the catalog does not. Same input, same output.
