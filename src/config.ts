@@ -27,7 +27,6 @@ const EnvSchema = z.object({
   API_URL: opt(z.url({ protocol: /^https?$/ })),
   DATA_DIR: opt(z.string()),
   DATABASE_URL: opt(z.url({ protocol: /^postgres(ql)?$/ })),
-  SMTP_URL: opt(z.url({ protocol: /^smtps?$/ })),
   LLM_PROVIDER: opt(z.enum(['none', 'openai', 'anthropic'])),
   LLM_API_KEY: opt(z.string()),
   LLM_BASE_URL: opt(z.url({ protocol: /^https?$/ })),
@@ -82,7 +81,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     apiUrl: (e.API_URL ?? baseUrl).replace(/\/$/, ''),
     dataDir: resolve(e.DATA_DIR ?? './data'),
     databaseUrl: e.DATABASE_URL,
-    smtpUrl: e.SMTP_URL,
     llm: {
       provider: llmProvider,
       apiKey: e.LLM_API_KEY,

@@ -39,9 +39,6 @@ export interface RuntimeOptions {
   queueTiming?: QueueTiming;
   /** run link checks in this process (default true) */
   worker?: boolean;
-  /** link checks run at once by this process's worker (default 4 on PGlite, 8 on PostgreSQL) */
-  linkCheckConcurrency?: number;
-  linkCheckTimeoutMs?: number;
   channel?: Partial<ChannelSettings>;
 }
 
@@ -61,10 +58,8 @@ export async function createRuntime(
         guard,
         logger,
         userAgent: `optout-linkcheck/1.0 (+${config.baseUrl}/docs)`,
-        timeoutMs: opts.linkCheckTimeoutMs,
         onRecorded: () => states.invalidate(),
       }),
-      opts.linkCheckConcurrency,
     );
   }
   const llm = createLlmClient(config.llm);

@@ -28,7 +28,7 @@ export interface QueueTiming {
 }
 
 /**
- * Link checks one process runs at once, by default: PGlite serialises every query through
+ * Link checks one process runs at once: PGlite serialises every query through
  * one connection, so fewer there; the checks themselves mostly wait on the network.
  */
 export const DEFAULT_CONCURRENCY = { pglite: 4, postgres: 8 } as const;
@@ -46,8 +46,8 @@ export interface LinkCheckJob {
 export interface JobQueue {
   /** queues a check; false when one for that slug is already pending (the request joins it) */
   enqueue(slug: string): Promise<{ jobId: string | null; joined: boolean }>;
-  /** starts `concurrency` workers in this process (default DEFAULT_CONCURRENCY for the backend) */
-  work(handler: (job: { id: string; data: LinkCheckJob }) => Promise<void>, concurrency?: number): Promise<void>;
+  /** starts this process's workers, DEFAULT_CONCURRENCY for the backend */
+  work(handler: (job: { id: string; data: LinkCheckJob }) => Promise<void>): Promise<void>;
   stop(): Promise<void>;
   boss: PgBoss;
 }
@@ -89,7 +89,8 @@ export async function openQueue(db: Db, logger: Logger, timing: QueueTiming = DE
       const jobId = await boss.send(QUEUE, { slug } satisfies LinkCheckJob, { singletonKey: slug });
       return { jobId, joined: jobId === null };
     },
-    async work(handler, concurrency = db.lite ? DEFAULT_CONCURRENCY.pglite : DEFAULT_CONCURRENCY.postgres) {
+    async work(handler) {
+      const concurrency = db.lite ? DEFAULT_CONCURRENCY.pglite : DEFAULT_CONCURRENCY.postgres;
       // One registration per worker, so each knows its own id: a worker that has just run a
       // job wakes itself to fetch the next one instead of sleeping out the polling interval
       // (a backlog drains at `concurrency` jobs per check time); an empty fetch puts it back
@@ -98,7 +99,7 @@ export async function openQueue(db: Db, logger: Logger, timing: QueueTiming = DE
       // `pollingIntervalSeconds`; the others poll only every 30 s (pg-boss's default while
       // NOTIFY works), so an idle process queries as often as with one worker — on PGlite each
       // poll briefly holds the event loop. Without NOTIFY every worker polls at the usual interval.
-      for (let i = 0; i < Math.max(1, Math.floor(concurrency)); i++) {
+      for (let i = 0; i < concurrency; i++) {
         let workerId = '';
         const options = {
           pollingIntervalSeconds: timing.pollingIntervalSeconds,

@@ -16,7 +16,6 @@ export interface WorkerDeps {
   guard: OutboundGuard;
   logger: Logger;
   userAgent: string;
-  timeoutMs?: number;
   /** called after a check is recorded (the catalog API's state snapshot is refreshed) */
   onRecorded?: () => void;
 }
@@ -41,7 +40,7 @@ export function linkCheckHandler(deps: WorkerDeps) {
     const result = await checkLink(
       deps.guard,
       { url, officialDomains: r.domains.web, previousHash: prev.rows[0]?.hash ?? null },
-      { userAgent: deps.userAgent, timeoutMs: deps.timeoutMs ?? 10_000 },
+      { userAgent: deps.userAgent },
     );
     const checkedAt = new Date().toISOString();
     const status = {
