@@ -49,7 +49,7 @@ const scan = (who: string) =>
         if (firstSubscription === 0) firstSubscription = performance.now();
         sent += JSON.stringify({ type: 'subscription', subscription: s }).length;
       },
-      started: async () => ({ ok: true }),
+      started: async () => true,
     },
   );
 

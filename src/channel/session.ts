@@ -9,10 +9,17 @@ import type { Catalog } from '../catalog/load.ts';
 import type { ImapCredentials } from '../mailbox/imap-connect.ts';
 import { type Endpoint, presetFor } from '../mailbox/providers.ts';
 import { runScan, type ScanUidIndex } from '../mailbox/scan.ts';
-import type { Subscription } from '../mailbox/types.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
 import type { ScanQuota } from '../quota/scan-quota.ts';
-import { ClientMessage, describeIssues, PROTOCOL_VERSION, type ScanMessage } from './protocol.ts';
+import {
+  ClientMessage,
+  describeIssues,
+  PROTOCOL_VERSION,
+  type ScanMessage,
+  type ServerMessage,
+  type Subscription,
+  type WsErrorCode,
+} from './protocol.ts';
 import { serviceMatcher } from './service-match.ts';
 import { handleUnsubscribe } from './unsubscribe-handler.ts';
 import { markVerification, summarizeVerification } from './verification.ts';
@@ -36,7 +43,8 @@ export interface LastScan {
   uids: ScanUidIndex;
 }
 
-export type Send = (msg: Record<string, unknown>) => void;
+/** The only way out of a session: the compiler refuses anything that is not a server message. */
+export type Send = (msg: ServerMessage) => void;
 
 export function createSession(deps: ChannelDeps, send: Send) {
   const matchService = serviceMatcher(deps.catalog);
@@ -44,8 +52,12 @@ export function createSession(deps: ChannelDeps, send: Send) {
   let last: LastScan | null = null;
   let closed = false;
 
-  const error = (code: string, message: string, extra: Record<string, unknown> = {}) =>
+  const error = (code: WsErrorCode, message: string, extra: { resets_at?: string } = {}) =>
     send({ type: 'error', code, message, ...extra });
+  const quotaExceeded = (resets_at: string) =>
+    error('SCAN_QUOTA_EXCEEDED', `No scans left today for this mailbox; the allowance resets at ${resets_at}.`, {
+      resets_at,
+    });
 
   async function scan(m: ScanMessage) {
     // Claim the connection before the first await: a second scan message arriving during
@@ -69,18 +81,13 @@ export function createSession(deps: ChannelDeps, send: Send) {
     const smtp: Endpoint | null = preset ? preset.smtp : (m.smtp ?? null);
     const before = await deps.quota.status(m.email);
     if (before.scans_left <= 0) {
-      error(
-        'SCAN_QUOTA_EXCEEDED',
-        `No scans left today for this mailbox; the allowance resets at ${before.resets_at}.`,
-        {
-          resets_at: before.resets_at,
-        },
-      );
+      quotaExceeded(before.resets_at);
       return;
     }
     const creds: ImapCredentials = { user: m.email, password: m.password };
     const subs = new Map<string, Subscription>();
     const previous = m.previous_unsubscribes ?? [];
+    let refusedUntil: string | null = null;
     const result = await runScan(
       imap,
       creds,
@@ -103,21 +110,19 @@ export function createSession(deps: ChannelDeps, send: Send) {
         started: async () => {
           const taken = await deps.quota.take(m.email);
           if (!taken.ok) {
-            return {
-              ok: false,
-              code: 'SCAN_QUOTA_EXCEEDED',
-              message: `No scans left today for this mailbox; the allowance resets at ${taken.resets_at}.`,
-            };
+            refusedUntil = taken.resets_at;
+            return false;
           }
           send({ type: 'quota', email: m.email, scans_left: taken.scans_left, resets_at: taken.resets_at });
-          return { ok: true };
+          return true;
         },
       },
     );
     if (closed) return;
     if (!result.ok) {
       deps.logger.info({ code: result.code }, 'scan ended with an error');
-      error(result.code, result.message);
+      if (result.code === 'REFUSED') quotaExceeded(refusedUntil ?? before.resets_at);
+      else error(result.code, result.message);
       return;
     }
     last = { email: m.email, creds, imap, smtp, subscriptions: subs, uids: result.uids };

@@ -6,10 +6,18 @@
 import type { Subscription } from '../mailbox/types.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
 import { createArchiver } from '../unsubscribe/archive.ts';
-import { runUnsubscribe } from '../unsubscribe/engine.ts';
+import { type EngineSummary, runUnsubscribe, type UnsubscribeResult } from '../unsubscribe/engine.ts';
 import { createMailtoSender } from '../unsubscribe/mailto.ts';
-import type { UnsubscribeMessage } from './protocol.ts';
+import type { UnsubscribeDoneMessage, UnsubscribeMessage, UnsubscribeResultMessage } from './protocol.ts';
 import type { LastScan, Send } from './session.ts';
+
+type Assert<T extends true> = T;
+type Fits<A, B> = [A] extends [B] ? true : false;
+/** The engine's results and counts go out as they are: this compiles only while they fit the protocol. */
+export type EngineFitsProtocol = Assert<
+  Fits<UnsubscribeResult & { type: 'unsubscribe_result' }, UnsubscribeResultMessage> &
+    Fits<EngineSummary['counts'], UnsubscribeDoneMessage['counts']>
+>;
 
 export async function handleUnsubscribe(
   m: UnsubscribeMessage,

@@ -4,16 +4,12 @@
  * `ineffective`; one that went quiet is `verified_quiet`. 48 h is the grace period
  * RFC 8058 §4 hints at ("…should stop sending within two days") — senders need a moment.
  */
-import type { Subscription } from '../mailbox/types.ts';
+import type { Subscription as ScannedSubscription } from '../mailbox/types.ts';
+import type { Subscription, Verification } from './wire-subscription.ts';
 
 export const GRACE_MS = 48 * 3600_000;
 
-export type Verification = 'ineffective' | 'verified_quiet' | 'pending';
-
-export function markVerification(
-  s: Subscription,
-  previous: { list_key: string; at: string }[],
-): Subscription & { unsubscribed_at?: string; verification?: Verification } {
+export function markVerification(s: ScannedSubscription, previous: { list_key: string; at: string }[]): Subscription {
   const earlier = previous.filter((p) => p.list_key === s.list_key).sort((a, b) => b.at.localeCompare(a.at))[0];
   if (!earlier) return s;
   const at = Date.parse(earlier.at);
@@ -26,7 +22,7 @@ export function markVerification(
 /** One status per earlier unsubscription the client sent, including lists that went silent. */
 export function summarizeVerification(
   previous: { list_key: string; at: string }[],
-  found: Map<string, Subscription & { verification?: Verification }>,
+  found: Map<string, Subscription>,
   now = Date.now(),
 ): { list_key: string; at: string; status: Verification }[] {
   const byKey = new Map([...found.values()].map((s) => [s.list_key, s]));

@@ -97,7 +97,7 @@ const scan = (leanFetch: boolean, extra: { since?: Date; mailboxes?: string[] } 
       mailboxes: extra.mailboxes ?? ['INBOX', 'junk', 'archive'],
       since: extra.since,
     },
-    { progress: () => {}, subscription: (s) => sent.push(s), started: async () => ({ ok: true }) },
+    { progress: () => {}, subscription: (s) => sent.push(s), started: async () => true },
   ).then((r) => ({ r, sent }));
 };
 
@@ -182,7 +182,7 @@ describe('when the second connection is refused', () => {
         { user: USER, password: PASSWORD },
         g,
         { matchService: () => null, leanFetch },
-        { progress: () => {}, subscription: () => {}, started: async () => ({ ok: true }) },
+        { progress: () => {}, subscription: () => {}, started: async () => true },
       );
     const fallback = await run(true);
     const flow = await run(false);

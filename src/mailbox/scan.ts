@@ -28,6 +28,7 @@ import {
   DEFAULT_IMAP_TIMEOUTS,
   describeImapError,
   type ImapCredentials,
+  type ImapFailureCode,
   type ImapTimeouts,
   openImap,
 } from './imap-connect.ts';
@@ -62,9 +63,9 @@ export interface ScanHooks {
   subscription(s: Subscription): void;
   /**
    * Called once the sign-in worked and the folders exist, before any mail is read: the
-   * moment a scan starts to count against the daily allowance. A refusal ends the scan.
+   * moment a scan starts to count against the daily allowance. false ends the scan (REFUSED).
    */
-  started(): Promise<{ ok: true } | { ok: false; code: string; message: string }>;
+  started(): Promise<boolean>;
 }
 
 export interface ScanOptions {
@@ -98,7 +99,10 @@ export type ScanResult =
       /** how the headers were read: 'lean' when every mailbox went through the lean connection */
       reader: 'lean' | 'imapflow';
     }
-  | { ok: false; code: string; message: string; authenticated: boolean };
+  | { ok: false; code: ScanFailureCode; message: string; authenticated: boolean };
+
+/** Why a scan ended without a result; REFUSED: the `started` hook said no. */
+export type ScanFailureCode = ImapFailureCode | 'MAILBOX_NOT_FOUND' | 'SCAN_FAILED' | 'REFUSED';
 
 export async function runScan(
   endpoint: Endpoint,
@@ -227,8 +231,8 @@ export async function runScan(
         authenticated: true,
       };
     }
-    const go = await hooks.started();
-    if (!go.ok) return { ...go, authenticated: true };
+    if (!(await hooks.started()))
+      return { ok: false, code: 'REFUSED', message: 'The scan was not started.', authenticated: true };
     lean = await leanReady;
     allLean = lean !== null;
 

@@ -1,8 +1,11 @@
 /**
  * A real WebSocket client for channel tests: connects to a listening app, records every
- * message, and waits for the next message of a given type.
+ * message, and waits for the next message of a given type. Every frame the server sends is
+ * held to the protocol's schema (src/channel/protocol.ts): one that does not fit fails the
+ * test at its next wait.
  */
 import WebSocket from 'ws';
+import { describeIssues, ServerMessage } from '../../src/channel/protocol.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read the server's JSON messages loosely
 export type Msg = Record<string, any>;
@@ -24,8 +27,15 @@ export async function connectWs(url: string, origin?: string): Promise<WsClient>
   // one cursor per type: next('x') returns the first 'x' not yet returned
   const cursors = new Map<string, number>();
   const waiters: (() => void)[] = [];
+  let violation: Error | null = null;
   ws.on('message', (data) => {
-    messages.push(JSON.parse(String(data)));
+    const json = JSON.parse(String(data));
+    const checked = ServerMessage.safeParse(json);
+    if (!checked.success)
+      violation ??= new Error(
+        `a server message outside the protocol: ${describeIssues(checked.error)} in ${String(data)}`,
+      );
+    messages.push(json);
     for (const w of waiters.splice(0)) w();
   });
   const closed = new Promise<{ code: number; reason: string }>((r) =>
@@ -48,6 +58,7 @@ export async function connectWs(url: string, origin?: string): Promise<WsClient>
     async next(type, timeoutMs = 20_000) {
       const until = Date.now() + timeoutMs;
       for (;;) {
+        if (violation) throw violation;
         const i = messages.findIndex((m, idx) => idx >= (cursors.get(type) ?? 0) && m.type === type);
         if (i >= 0) {
           cursors.set(type, i + 1);

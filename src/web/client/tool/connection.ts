@@ -4,10 +4,10 @@
  * the credentials of a scan live only on the connection that ran it, so unsubscribing
  * is possible only while that same generation is open.
  */
-import type { ServerMessage } from './types.ts';
+import type { ClientMessageInput, ServerMessage } from '../../../channel/protocol.ts';
 
 export interface Channel {
-  send(msg: Record<string, unknown>): void;
+  send(msg: ClientMessageInput): void;
   /** the generation of the open (or opening) connection; 0 before the first */
   generation(): number;
   isOpen(): boolean;

@@ -2,6 +2,7 @@
  * The scan form: shows the chosen provider's app-password help and the custom-server
  * fields only when they apply, and turns the fields into a `scan` message.
  */
+import type { ClientMessageInput } from '../../../channel/protocol.ts';
 import { byId } from '../shared/dom.ts';
 import type { ProviderHelp } from './words.ts';
 
@@ -52,10 +53,13 @@ export function emailValue(): string | null {
   return input.value.trim() && input.checkValidity() ? input.value.trim() : null;
 }
 
+type ScanInput = Extract<ClientMessageInput, { type: 'scan' }>;
+type TlsInput = NonNullable<ScanInput['tls']>;
+
 /** The `scan` message for the current fields (docs/websocket.md). */
-export function scanMessage(previous: { list_key: string; at: string }[]): Record<string, unknown> {
+export function scanMessage(previous: { list_key: string; at: string }[]): ScanInput {
   const p = provider();
-  const msg: Record<string, unknown> = {
+  const msg: ScanInput = {
     type: 'scan',
     provider: p,
     email: value('email'),
@@ -64,9 +68,9 @@ export function scanMessage(previous: { list_key: string; at: string }[]): Recor
   if (p === 'custom') {
     msg.host = value('imap-host');
     msg.port = Number(value('imap-port'));
-    msg.tls = value('imap-tls');
+    msg.tls = value('imap-tls') as TlsInput;
     if (value('smtp-host'))
-      msg.smtp = { host: value('smtp-host'), port: Number(value('smtp-port')), tls: value('smtp-tls') };
+      msg.smtp = { host: value('smtp-host'), port: Number(value('smtp-port')), tls: value('smtp-tls') as TlsInput };
   }
   if (value('since')) msg.since = value('since');
   if (byId<HTMLInputElement>('junk').checked) msg.mailboxes = ['INBOX', 'junk'];

@@ -2,6 +2,15 @@
  * The inbox tool (`/`): quota look-ups, the live scan over /ws, the results table and
  * unsubscribing. Loaded as a module, so it runs after the page is parsed.
  */
+import type {
+  DoneMessage,
+  ErrorMessage,
+  ProgressMessage,
+  ServerMessage,
+  ServerMessageOf,
+  UnsubscribeDoneMessage,
+  UnsubscribeResultMessage,
+} from '../../../channel/protocol.ts';
 import { byId, el, fill } from '../shared/dom.ts';
 import { openChannel } from './connection.ts';
 import { emailValue, initForm, providerHelp, scanMessage, setScanning } from './form.ts';
@@ -18,7 +27,6 @@ import {
   selected,
   upsert,
 } from './table.ts';
-import type { Done, ErrorMessage, Progress, ServerMessage, UnsubscribeDone, UnsubscribeResult } from './types.ts';
 import { errorAdvice, num, phaseText, plural } from './words.ts';
 
 let scanGeneration = 0; // the connection whose scan the table shows; unsubscribing needs it
@@ -42,11 +50,11 @@ function showError(text: string, link?: { href: string; label: string }): void {
   box.hidden = false;
 }
 
-function onProgress(p: Progress): void {
+function onProgress(p: ProgressMessage): void {
   const bar = byId<HTMLProgressElement>('progress');
   if (p.phase === 'fetching' && p.total) {
     bar.max = p.total;
-    bar.value = p.done ?? 0;
+    bar.value = p.done;
   } else if (p.phase === 'finishing') {
     bar.max = 1;
     bar.value = 1;
@@ -56,12 +64,12 @@ function onProgress(p: Progress): void {
   if (p.phase !== 'fetching' || p.done === 0) status(phaseText(p));
 }
 
-function onDone(d: Done): void {
+function onDone(d: DoneMessage): void {
   busy = null;
   setScanning(false);
   byId('progress-label').textContent =
     `${d.cancelled ? 'Stopped' : 'Done'}: ${plural(d.scanned, 'message')} read in ${(d.duration_ms / 1000).toFixed(1)} s.`;
-  const still = (d.verification ?? []).filter((v) => v.status === 'ineffective').length;
+  const still = d.verification.filter((v) => v.status === 'ineffective').length;
   status(
     `${d.cancelled ? 'Scan stopped. ' : ''}Found ${plural(d.subscriptions, 'subscription')} in ${plural(d.scanned, 'message')}.` +
       (still ? ` ${plural(still, 'sender')} kept mailing after you unsubscribed; they are marked in the table.` : ''),
@@ -91,14 +99,14 @@ function onError(e: ErrorMessage): void {
   status('');
 }
 
-function onResult(r: UnsubscribeResult): void {
+function onResult(r: UnsubscribeResultMessage): void {
   const row = rowById(r.id);
   if (row) setRowStatus(row, r);
   if (!r.dry_run && row && (r.status === 'unsubscribed' || r.status === 'email_sent'))
     rememberUnsubscribe(row.sub.list_key);
 }
 
-function onUnsubscribeDone(d: UnsubscribeDone): void {
+function onUnsubscribeDone(d: UnsubscribeDoneMessage): void {
   busy = null;
   const c = d.counts;
   const parts = [
@@ -126,33 +134,28 @@ function onUnsubscribeDone(d: UnsubscribeDone): void {
   status(`${head}: ${parts.join(', ')}.`);
 }
 
+/** One handler per server message type: a type the server adds and the page ignores does not compile. */
+const HANDLERS: { [T in ServerMessage['type']]: (m: ServerMessageOf<T>) => void } = {
+  ready: () => {},
+  quota: (m) => {
+    if (m.email === emailValue())
+      byId('quota').textContent = `${plural(m.scans_left, 'free scan')} left today for this address.`;
+  },
+  progress: onProgress,
+  subscription: (m) => {
+    byId('results').hidden = false;
+    upsert(m.subscription);
+    byId('results-count').textContent = countText();
+  },
+  done: onDone,
+  error: onError,
+  unsubscribe_result: onResult,
+  unsubscribe_done: onUnsubscribeDone,
+};
+
 function dispatch(m: ServerMessage): void {
-  switch (m.type) {
-    case 'quota':
-      if (m.email === emailValue())
-        byId('quota').textContent = `${plural(m.scans_left, 'free scan')} left today for this address.`;
-      break;
-    case 'progress':
-      onProgress(m);
-      break;
-    case 'subscription':
-      byId('results').hidden = false;
-      upsert(m.subscription);
-      byId('results-count').textContent = countText();
-      break;
-    case 'done':
-      onDone(m);
-      break;
-    case 'error':
-      onError(m);
-      break;
-    case 'unsubscribe_result':
-      onResult(m);
-      break;
-    case 'unsubscribe_done':
-      onUnsubscribeDone(m);
-      break;
-  }
+  const handle = HANDLERS[m.type] as (m: ServerMessage) => void;
+  handle(m);
 }
 
 function updateSelection(): void {

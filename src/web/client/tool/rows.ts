@@ -3,9 +3,10 @@
  * from strangers' mail: they are only ever set as text). A row is updated in place when
  * the same id arrives again with larger counts.
  */
+
+import type { Subscription, UnsubscribeResultMessage, Verification } from '../../../channel/protocol.ts';
 import { TIER_LABEL } from '../../shared/words.ts';
 import { el, fill } from '../shared/dom.ts';
-import type { Subscription, UnsubscribeResult } from './types.ts';
 import { day, num, percent, perMonth, statusLabel } from './words.ts';
 
 export interface Row {
@@ -24,7 +25,7 @@ export const isFlagged = (s: Subscription) => s.auth.dkim === 'fail' || s.auth.d
 
 export const isRarelyRead = (s: Subscription) => s.read_rate < 0.2 && s.count >= 3;
 
-const VERIFY: Record<string, [string, string]> = {
+const VERIFY: Record<Verification, [string, string]> = {
   ineffective: ['bad', 'Still mailing after you unsubscribed'],
   verified_quiet: ['ok', 'Quiet since you unsubscribed'],
   pending: ['pending', 'Unsubscribed recently; checking'],
@@ -120,7 +121,7 @@ export function clearWorking(row: Row): void {
   row.cells.status.replaceChildren();
 }
 
-export function setRowStatus(row: Row, r: UnsubscribeResult | 'working'): void {
+export function setRowStatus(row: Row, r: UnsubscribeResultMessage | 'working'): void {
   if (r === 'working') {
     row.tr.dataset.working = '1';
     fill(row.cells.status, [el('span', { className: 'badge pending', text: 'Working…' })]);

@@ -2,9 +2,10 @@
  * The results table as a whole: rows by id, sorting (header buttons, aria-sort), the text
  * filter, and selection (all / none / rarely read among the visible rows).
  */
+
+import type { Subscription } from '../../../channel/protocol.ts';
 import { byId } from '../shared/dom.ts';
 import { createRow, isFlagged, isRarelyRead, type Row, updateRow } from './rows.ts';
-import type { Subscription } from './types.ts';
 import { num } from './words.ts';
 
 type SortKey = 'sender' | 'count' | 'per_month' | 'read_rate' | 'last_seen' | 'service';

@@ -1,5 +1,5 @@
 /** Everything the tool says to a person: numbers, dates, phases, statuses, and error advice. */
-import type { Progress, UnsubscribeResult, UnsubscribeStatus } from './types.ts';
+import type { ProgressMessage, UnsubscribeResultMessage, WsErrorCode } from '../../../channel/protocol.ts';
 
 const NUM = new Intl.NumberFormat('en');
 const DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
@@ -11,7 +11,7 @@ export const perMonth = (n: number) => (n >= 10 ? String(Math.round(n)) : n.toFi
 export const day = (iso: string | null) => (iso ? DAY.format(new Date(iso)) : '—');
 export const plural = (n: number, one: string, many = `${one}s`) => `${num(n)} ${n === 1 ? one : many}`;
 
-export function phaseText(p: Progress): string {
+export function phaseText(p: ProgressMessage): string {
   switch (p.phase) {
     case 'connecting':
       return 'Connecting to your mail server…';
@@ -20,7 +20,7 @@ export function phaseText(p: Progress): string {
     case 'searching':
       return `Finding messages${p.mailbox ? ` in ${p.mailbox}` : ''}…`;
     case 'fetching':
-      return `Reading message headers: ${num(p.done ?? 0)} of ${num(p.total ?? 0)}${p.mailbox ? ` (${p.mailbox})` : ''}`;
+      return `Reading message headers: ${num(p.done)} of ${num(p.total)}${p.mailbox ? ` (${p.mailbox})` : ''}`;
     case 'finishing':
       return 'Finishing up…';
   }
@@ -28,7 +28,7 @@ export function phaseText(p: Progress): string {
 
 export const METHOD_WORD: Record<string, string> = { one_click: 'one-click', mailto: 'email', link: 'link' };
 
-const STATUS_WORDS: Record<UnsubscribeStatus, [done: string, planned: string]> = {
+const STATUS_WORDS: Record<UnsubscribeResultMessage['status'], [done: string, planned: string]> = {
   unsubscribed: ['Unsubscribed', 'Will unsubscribe'],
   email_sent: ['Unsubscribe email sent', 'Will send an unsubscribe email'],
   open_link: ['Open the sender’s page to finish', 'You will need to open the sender’s page'],
@@ -36,8 +36,8 @@ const STATUS_WORDS: Record<UnsubscribeStatus, [done: string, planned: string]> =
   failed: ['Failed', 'Would fail'],
 };
 
-export function statusLabel(r: UnsubscribeResult): string {
-  const [done, planned] = STATUS_WORDS[r.status] ?? [r.status, r.status];
+export function statusLabel(r: Pick<UnsubscribeResultMessage, 'status' | 'method' | 'dry_run'>): string {
+  const [done, planned] = STATUS_WORDS[r.status];
   const how = r.method && r.status !== 'skipped' && r.status !== 'failed' ? ` (${METHOD_WORD[r.method]})` : '';
   return `${r.dry_run ? planned : done}${how}`;
 }
@@ -48,32 +48,32 @@ export interface ProviderHelp {
   text: string;
 }
 
-/** What to say for each /ws error code (docs/websocket.md), with what to do next. */
-export function errorAdvice(code: string, message: string, help: ProviderHelp, resetsAt?: string): string {
-  switch (code) {
-    case 'AUTH_FAILED':
-      return `${help.name} did not accept the sign-in. Most providers need an app password here, not your normal password: ${help.text} Also check that the email address is right.`;
-    case 'SCAN_QUOTA_EXCEEDED':
-      return `You have used today’s free scans for this address. You can scan again from ${resetsAt ? TIME.format(new Date(resetsAt)) : 'tomorrow'}.`;
-    case 'CONNECT_FAILED':
-      return 'We could not reach the mail server. Check the server name and port (IMAP over TLS is usually port 993), then try again.';
-    case 'TLS_FAILED':
-      return 'The mail server’s security certificate could not be verified, so your password was not sent. The server needs a valid certificate; if it is yours, check its TLS setup.';
-    case 'HOST_NOT_ALLOWED':
-      return 'That server address points into a private network, which we do not connect to. Use the server’s public name, such as imap.example.com.';
-    case 'TIMEOUT':
-      return 'The mail server took too long to answer. Try again, or scan only recent mail with “Only mail since” under More options.';
-    case 'MAILBOX_NOT_FOUND':
-      return `A folder we were asked to read does not exist on this server (${message}). Untick “Also look in Junk / Spam” and try again.`;
-    case 'SCAN_FAILED':
-      return 'The connection to your mail server dropped during the scan. Try again; anything found so far is still shown below.';
-    case 'BUSY':
-      return 'A scan or unsubscribe is still running. Wait for it to finish, or press “Stop scanning”.';
-    case 'INVALID_MESSAGE':
-      return `Something in the form was not accepted (${message}). Check the fields and try again.`;
-    case 'INTERNAL':
-      return 'Something went wrong on our side. Please try again in a moment.';
-    default:
-      return `Something went wrong (${message || code}). Please try again.`;
-  }
+type Advice = (message: string, help: ProviderHelp, resetsAt?: string) => string;
+
+/** What to say for each /ws error code (src/channel/errors.ts), with what to do next. */
+const ADVICE: Record<WsErrorCode, Advice> = {
+  AUTH_FAILED: (_m, help) =>
+    `${help.name} did not accept the sign-in. Most providers need an app password here, not your normal password: ${help.text} Also check that the email address is right.`,
+  SCAN_QUOTA_EXCEEDED: (_m, _h, resetsAt) =>
+    `You have used today’s free scans for this address. You can scan again from ${resetsAt ? TIME.format(new Date(resetsAt)) : 'tomorrow'}.`,
+  CONNECT_FAILED: () =>
+    'We could not reach the mail server. Check the server name and port (IMAP over TLS is usually port 993), then try again.',
+  TLS_FAILED: () =>
+    'The mail server’s security certificate could not be verified, so your password was not sent. The server needs a valid certificate; if it is yours, check its TLS setup.',
+  HOST_NOT_ALLOWED: () =>
+    'That server address points into a private network, which we do not connect to. Use the server’s public name, such as imap.example.com.',
+  TIMEOUT: () =>
+    'The mail server took too long to answer. Try again, or scan only recent mail with “Only mail since” under More options.',
+  MAILBOX_NOT_FOUND: (message) =>
+    `A folder we were asked to read does not exist on this server (${message}). Untick the extra folders under More options and try again.`,
+  SCAN_FAILED: () =>
+    'The connection to your mail server dropped during the scan. Try again; anything found so far is still shown below.',
+  BUSY: () => 'A scan or unsubscribe is still running. Wait for it to finish, or press “Stop scanning”.',
+  INVALID_MESSAGE: (message) => `Something in the form was not accepted (${message}). Check the fields and try again.`,
+  INTERNAL: () => 'Something went wrong on our side. Please try again in a moment.',
+};
+
+export function errorAdvice(code: WsErrorCode, message: string, help: ProviderHelp, resetsAt?: string): string {
+  const advice = ADVICE[code] as Advice | undefined;
+  return advice ? advice(message, help, resetsAt) : `Something went wrong (${message || code}). Please try again.`;
 }

@@ -1,0 +1,53 @@
+/**
+ * The one error catalog of the /ws protocol: every `code` an `error` message can carry, what
+ * it means, and whether the connection stays usable after it. docs/websocket.md lists the
+ * same table (protocol-docs.test.ts holds the two together), and the browser's advice for
+ * each code is keyed by this type, so a new code cannot go unexplained.
+ *
+ * The connection closes by itself only for the reasons in WS_CLOSE; no `error` closes it.
+ */
+
+export interface WsErrorEntry {
+  meaning: string;
+  /** 'stays': send the next message on the same connection; 'closes': the server closes it */
+  connection: 'stays' | 'closes';
+}
+
+export const WS_ERRORS = {
+  INVALID_MESSAGE: {
+    meaning: 'not JSON, an unknown `type`, a field missing or wrong (named in `message`), or a step out of order',
+    connection: 'stays',
+  },
+  BUSY: { meaning: 'a scan or unsubscribe batch is already running in this session', connection: 'stays' },
+  SCAN_QUOTA_EXCEEDED: {
+    meaning: 'no free scans left for this mailbox today; `resets_at` says when',
+    connection: 'stays',
+  },
+  AUTH_FAILED: { meaning: 'the mail server refused the sign-in', connection: 'stays' },
+  CONNECT_FAILED: {
+    meaning: 'the mail server could not be reached (refused, not found, closed)',
+    connection: 'stays',
+  },
+  TLS_FAILED: { meaning: 'the mail server’s certificate could not be verified', connection: 'stays' },
+  HOST_NOT_ALLOWED: { meaning: 'the host is a private or reserved address', connection: 'stays' },
+  TIMEOUT: {
+    meaning: 'the mail server did not answer in time, or the scan ran over 15 minutes',
+    connection: 'stays',
+  },
+  MAILBOX_NOT_FOUND: {
+    meaning: 'a folder asked for by path does not exist; `message` lists the folders',
+    connection: 'stays',
+  },
+  SCAN_FAILED: { meaning: 'the connection to the mail server dropped during the scan', connection: 'stays' },
+  INTERNAL: { meaning: 'a bug on our side', connection: 'stays' },
+} as const satisfies Record<string, WsErrorEntry>;
+
+export type WsErrorCode = keyof typeof WS_ERRORS;
+export const WS_ERROR_CODES = Object.keys(WS_ERRORS) as [WsErrorCode, ...WsErrorCode[]];
+
+/** Why the server closes a connection (RFC 6455 §7.4.1: 1000 normal closure, 1009 message too big). */
+export const WS_CLOSE = {
+  idle: { code: 1000, reason: 'idle' },
+  ended: { code: 1000, reason: 'session lifetime reached' },
+  tooLarge: { code: 1009, reason: '' },
+} as const;

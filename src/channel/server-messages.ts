@@ -1,0 +1,104 @@
+/**
+ * Server → client messages of the /ws protocol (docs/websocket.md). The server's `send`
+ * accepts only `ServerMessage`; the browser reads these same types; the tests' client parses
+ * every frame it receives with this schema.
+ */
+import { z } from 'zod';
+import { WS_ERROR_CODES } from './errors.ts';
+import { Subscription, Verification } from './wire-subscription.ts';
+
+const Iso = z.string();
+const Count = z.int().nonnegative();
+
+export const ReadyMessage = z.strictObject({
+  type: z.literal('ready'),
+  protocol: z.string(),
+  daily_limit: Count,
+});
+export type ReadyMessage = z.infer<typeof ReadyMessage>;
+
+export const QuotaStatusMessage = z.strictObject({
+  type: z.literal('quota'),
+  email: z.string(),
+  scans_left: Count,
+  resets_at: Iso,
+});
+export type QuotaStatusMessage = z.infer<typeof QuotaStatusMessage>;
+
+export const ScanPhase = z.enum(['connecting', 'listing', 'searching', 'fetching', 'finishing']);
+
+export const ProgressMessage = z.strictObject({
+  type: z.literal('progress'),
+  phase: ScanPhase,
+  done: Count,
+  total: Count,
+  /** the folder being read */
+  mailbox: z.string().optional(),
+});
+export type ProgressMessage = z.infer<typeof ProgressMessage>;
+
+export const SubscriptionMessage = z.strictObject({ type: z.literal('subscription'), subscription: Subscription });
+export type SubscriptionMessage = z.infer<typeof SubscriptionMessage>;
+
+export const DoneMessage = z.strictObject({
+  type: z.literal('done'),
+  scanned: Count,
+  subscriptions: Count,
+  duration_ms: Count,
+  cancelled: z.boolean(),
+  verification: z.array(z.strictObject({ list_key: z.string(), at: Iso, status: Verification })),
+});
+export type DoneMessage = z.infer<typeof DoneMessage>;
+
+const UnsubscribeStatus = z.enum(['unsubscribed', 'email_sent', 'open_link', 'skipped', 'failed']);
+
+export const UnsubscribeResultMessage = z.strictObject({
+  type: z.literal('unsubscribe_result'),
+  id: z.string(),
+  status: UnsubscribeStatus,
+  method: z.enum(['one_click', 'mailto', 'link']).nullable(),
+  /** the page to open, for `open_link` */
+  url: z.string().optional(),
+  detail: z.string(),
+  dry_run: z.boolean(),
+  archived: Count.optional(),
+});
+export type UnsubscribeResultMessage = z.infer<typeof UnsubscribeResultMessage>;
+
+export const UnsubscribeDoneMessage = z.strictObject({
+  type: z.literal('unsubscribe_done'),
+  total: Count,
+  dry_run: z.boolean(),
+  duration_ms: Count,
+  counts: z.strictObject({
+    unsubscribed: Count,
+    email_sent: Count,
+    open_link: Count,
+    skipped: Count,
+    failed: Count,
+  }),
+  archived: Count,
+});
+export type UnsubscribeDoneMessage = z.infer<typeof UnsubscribeDoneMessage>;
+
+export const ErrorMessage = z.strictObject({
+  type: z.literal('error'),
+  code: z.enum(WS_ERROR_CODES),
+  message: z.string(),
+  /** SCAN_QUOTA_EXCEEDED: when the allowance resets */
+  resets_at: Iso.optional(),
+});
+export type ErrorMessage = z.infer<typeof ErrorMessage>;
+
+export const ServerMessage = z.discriminatedUnion('type', [
+  ReadyMessage,
+  QuotaStatusMessage,
+  ProgressMessage,
+  SubscriptionMessage,
+  DoneMessage,
+  UnsubscribeResultMessage,
+  UnsubscribeDoneMessage,
+  ErrorMessage,
+]);
+export type ServerMessage = z.infer<typeof ServerMessage>;
+export type ServerMessageOf<T extends ServerMessage['type']> = Extract<ServerMessage, { type: T }>;
