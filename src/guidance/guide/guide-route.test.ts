@@ -104,7 +104,7 @@ describe('POST /api/v1/guide with a model (OpenAI-compatible stub)', () => {
         LLM_BASE_URL: stub.url,
         LLM_API_KEY: KEY,
         LLM_MODEL: 'stub-1',
-        LLM_TIMEOUT_MS: '400',
+        LLM_TIMEOUT_MS: '1500',
       },
       runtime: { worker: false },
     });
