@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { type GuardedResponse, guardedRequest, type RedirectHop } from '../outbound/fetch.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
 import { canonicalHost, stripHost } from '../outbound/hosts.ts';
-import { decodeBody, firstHeading, htmlText, htmlTitle, isHtml, normaliseText, notFoundPhrase } from './text.ts';
+import { decodeBody, isHtml, normaliseText, notFoundPhrase, readHtml } from './text.ts';
 
 export type LinkOutcome = 'ok' | 'moved' | 'broken' | 'blocked' | 'soft_404' | 'off_domain';
 
@@ -137,8 +137,9 @@ function readPage(res: GuardedResponse): { hash: string; notFound: string | null
   if (!isHtml(type) && !/^text\//i.test(type ?? '')) return { hash: sha256(res.body), notFound: null };
   const body = decodeBody(res.body, type);
   if (!isHtml(type)) return { hash: sha256(normaliseText(body)), notFound: null };
-  const notFound = [htmlTitle(body), firstHeading(body)].map((t) => (t ? notFoundPhrase(t) : null)).find(Boolean);
-  return { hash: sha256(htmlText(body)), notFound: notFound ?? null };
+  const page = readHtml(body);
+  const notFound = [page.title, page.heading].map((t) => (t ? notFoundPhrase(t) : null)).find(Boolean);
+  return { hash: sha256(page.text), notFound: notFound ?? null };
 }
 
 // '/', '/en', '/de-de/', '/pt_BR': where a site sends a link it no longer has.

@@ -1,26 +1,34 @@
 /**
- * A fetched page reduced to what the link checker compares:
- * its visible text, normalised so that only edits a reader would notice change the hash, and
- * its title and first heading, where a "not found" page says so.
+ * A fetched page reduced to what the link checker compares: its visible text, normalised so
+ * that only edits a reader would notice change the hash, and its title and first heading, where
+ * a "not found" page says so.
  *
- * Plain scanning instead of an HTML parser: the input is capped (512 KiB by default), may be cut
- * off mid-tag, and comes from strangers, so every pass here is linear and never throws.
+ * The page is read by htmlparser2's tokenizer, which follows the HTML syntax a browser does where
+ * it matters here: script and style content is raw text, a quoted '>' stays inside its attribute,
+ * every HTML5 character reference is decoded. Its tree-building Parser is not used: it keeps open
+ * elements with Array.unshift, so a page of deeply nested tags costs quadratic time (20,000
+ * nested <div>s took seconds). Only which hidden element, title or heading is open matters
+ * here, and counting those is linear. The input is capped (512 KiB by default), may be cut off
+ * mid-tag and comes from strangers: one linear pass, an element left open runs to the end of
+ * the input, and nothing here throws on bad markup.
  */
+import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 
-// Elements whose content is not visible text. Title is read separately and kept out of the
-// text so that the hash follows the page body. An element cut off by the size cap runs to the end.
-const HIDDEN = /<!--|<(script|style|noscript|template|svg|title)\b/gi;
-// A tag up to the next '>' (or the end, if the cap cut it off). Quoted '>' inside an attribute
-// is not honoured: quote-aware patterns backtrack badly on unclosed quotes, and a stray bit of
-// attribute in the text is stable, so it cannot make the hash flap.
-const TAG = /<\/?[a-zA-Z!?][^>]*>?/g;
-// biome-ignore format: a lookup table reads better packed than one entry a line
-const NAMED: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', shy: '', copy: '©', hellip: '…', ndash: '–',
-  mdash: '—', lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', laquo: '«', raquo: '»', szlig: 'ß', auml: 'ä',
-  ouml: 'ö', uuml: 'ü', Auml: 'Ä', Ouml: 'Ö', Uuml: 'Ü', eacute: 'é', egrave: 'è', ecirc: 'ê', agrave: 'à',
-  acirc: 'â', ccedil: 'ç', ntilde: 'ñ', aacute: 'á', iacute: 'í', oacute: 'ó', uacute: 'ú', iexcl: '¡', iquest: '¿',
-};
+// Elements whose content is not visible text (an <iframe>'s or <noembed>'s is raw text a browser
+// does not show). The title is read on its own and kept out of the text so that the hash follows
+// the page body; an <svg>'s <title> is a label, not the page's.
+const HIDDEN = new Set(['script', 'style', 'noscript', 'template', 'svg', 'title', 'iframe', 'noembed', 'noframes']);
+// A title or heading is a line; past this many characters (an unclosed <h1>) the rest is not read.
+const MAX_LINE = 1000;
+
+export interface PageText {
+  /** visible text, normalised (see `normaliseText`) */
+  text: string;
+  /** contents of the page's `<title>`, whitespace collapsed; null when there is none */
+  title: string | null;
+  /** the first `<h1>` or `<h2>` outside hidden elements, as text; null when there is none */
+  heading: string | null;
+}
 
 /** The body as text: charset from Content-Type, else a `<meta charset>` near the top, else UTF-8. */
 export function decodeBody(body: Buffer, contentType: string | undefined): string {
@@ -41,22 +49,87 @@ export function isHtml(contentType: string | undefined): boolean {
   return contentType === undefined || /html|xml/i.test(contentType);
 }
 
-/** Visible text of an HTML document, normalised (see `normaliseText`). */
-export function htmlText(html: string): string {
-  return normaliseText(decodeEntities(dropHidden(html).replace(TAG, ' ')));
-}
-
-/** Contents of `<title>`, as text; null when there is none. */
-export function htmlTitle(html: string): string | null {
-  return elementText(html, /<title\b[^>]*>/i, /<\/title\s*>/i);
-}
-
-/** The first `<h1>` or `<h2>` outside scripts and templates, as text; null when there is none. */
-export function firstHeading(html: string): string | null {
-  const visible = dropHidden(html);
-  const open = /<h([12])\b[^>]*>/i.exec(visible);
-  if (!open) return null;
-  return elementText(visible, /<h[12]\b[^>]*>/i, new RegExp(`</h${open[1]}\\s*>`, 'i'));
+/** Visible text, title and first heading of an HTML document, in one pass. */
+export function readHtml(html: string): PageText {
+  const text: string[] = [];
+  // How many of each hidden element are open; a close tag with none open is ignored.
+  const open = new Map<string, number>();
+  let hidden = 0;
+  let lastOpened = '';
+  let title: string | null = null;
+  let inTitle = false;
+  let heading: string | null = null;
+  let headingTag: string | null = null;
+  const add = (s: string) => {
+    if (inTitle) {
+      if (title!.length < MAX_LINE) title += s;
+    } else if (hidden === 0) {
+      text.push(s);
+      if (headingTag !== null && heading!.length < MAX_LINE) heading += s;
+    }
+  };
+  // Every tag and comment separates words, as the line break or box it usually draws does.
+  const boundary = () => {
+    text.push(' ');
+    if (headingTag !== null) heading += ' ';
+  };
+  const closeHidden = (name: string) => {
+    const n = open.get(name) ?? 0;
+    if (n === 0) return;
+    open.set(name, n - 1);
+    hidden--;
+    if (name === 'title') inTitle = false;
+  };
+  const name = (start: number, end: number) => html.slice(start, end).toLowerCase();
+  const ignore = () => {};
+  const callbacks: TokenizerCallbacks = {
+    ontext: (start, end) => add(html.slice(start, end)),
+    ontextentity: (codePoint) => add(String.fromCodePoint(codePoint)),
+    onopentagname(start, end) {
+      const tag = name(start, end);
+      lastOpened = tag;
+      boundary();
+      if (tag === 'title' && hidden === 0 && title === null) {
+        title = '';
+        inTitle = true;
+      }
+      if (HIDDEN.has(tag)) {
+        open.set(tag, (open.get(tag) ?? 0) + 1);
+        hidden++;
+      } else if (hidden === 0 && heading === null && (tag === 'h1' || tag === 'h2')) {
+        heading = '';
+        headingTag = tag;
+      }
+    },
+    onclosetag(start, end) {
+      const tag = name(start, end);
+      if (HIDDEN.has(tag)) closeHidden(tag);
+      else if (tag === headingTag) headingTag = null;
+      boundary();
+    },
+    // `<svg/>` and the self-closing elements inside it are closed at once; in HTML a "/>" means
+    // nothing (`<script/>` still opens a script), as in a browser.
+    onselfclosingtag() {
+      if ((open.get('svg') ?? 0) > 0 && HIDDEN.has(lastOpened)) closeHidden(lastOpened);
+    },
+    // Inside <svg>, <title> and <style> are ordinary elements, not raw text.
+    isInForeignContext: () => (open.get('svg') ?? 0) > 0,
+    oncomment: boundary,
+    oncdata: boundary,
+    onattribdata: ignore,
+    onattribentity: ignore,
+    onattribend: ignore,
+    onattribname: ignore,
+    ondeclaration: ignore,
+    onend: ignore,
+    onopentagend: ignore,
+    onprocessinginstruction: ignore,
+  };
+  const tokenizer = new Tokenizer({ decodeEntities: true }, callbacks);
+  tokenizer.write(html);
+  tokenizer.end();
+  const line = (s: string | null) => (s === null ? null : s.replace(/\s+/g, ' ').trim().slice(0, MAX_LINE));
+  return { text: normaliseText(text.join('')), title: line(title), heading: line(heading) };
 }
 
 /**
@@ -92,37 +165,4 @@ export function notFoundPhrase(text: string): string | null {
     if (m) return m[0];
   }
   return null;
-}
-
-/** HTML minus comments and hidden elements; linear: each close tag is searched for once. */
-function dropHidden(html: string): string {
-  const open = new RegExp(HIDDEN.source, 'gi');
-  let out = '';
-  let pos = 0;
-  for (let m = open.exec(html); m; m = open.exec(html)) {
-    out += `${html.slice(pos, m.index)} `;
-    const close = m[1] ? new RegExp(`</${m[1]}\\s*>`, 'gi') : /-->/g;
-    close.lastIndex = open.lastIndex;
-    if (!close.exec(html)) return out;
-    pos = close.lastIndex;
-    open.lastIndex = pos;
-  }
-  return out + html.slice(pos);
-}
-
-function elementText(html: string, openRe: RegExp, closeRe: RegExp): string | null {
-  const open = openRe.exec(html);
-  if (!open) return null;
-  const rest = html.slice(open.index + open[0].length);
-  const end = closeRe.exec(rest);
-  const inner = end ? rest.slice(0, end.index) : rest.slice(0, 1000);
-  return decodeEntities(inner.replace(TAG, ' ')).replace(/\s+/g, ' ').trim();
-}
-
-function decodeEntities(s: string): string {
-  return s.replace(/&(#x[\da-f]+|#\d+|[a-z]+\d*);/gi, (whole, ref: string) => {
-    if (ref[0] !== '#') return NAMED[ref] ?? whole;
-    const code = ref[1] === 'x' || ref[1] === 'X' ? Number.parseInt(ref.slice(2), 16) : Number(ref.slice(1));
-    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-  });
 }
