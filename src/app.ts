@@ -31,7 +31,7 @@ export interface AppDeps {
 /** JSON bodies of the public API are small; anything larger is refused with 413. */
 export const BODY_LIMIT = 64 * 1024;
 
-export async function buildApp({ config, db, catalog, logger, runtime }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, catalog, logger, runtime }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     trustProxy: config.trustProxy,
@@ -67,7 +67,7 @@ export async function buildApp({ config, db, catalog, logger, runtime }: AppDeps
     settings: runtime.channel,
   });
   openApiRoute(app);
-  await webRoutes(app, { config, catalog, db });
+  await webRoutes(app, { config, catalog, states: runtime.states });
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   return app;
 }

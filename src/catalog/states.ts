@@ -1,7 +1,8 @@
 /**
  * The run-time state of every service (its latest link check) as one in-memory snapshot, so
- * the catalog API answers without a query per request (on PGlite that query cost more than
- * the rest of the request together). The table holds at most one small row per service.
+ * the catalog API and the service pages answer without a query per request (on PGlite that
+ * query cost more than the rest of the request together). The table holds at most one small
+ * row per service.
  *
  * Freshness: the link-check worker of this process calls invalidate() after it records a
  * check, so its results show at once; anything else that writes service_state (a worker of
@@ -34,7 +35,7 @@ export function createServiceStates(db: Db, maxAgeMs = STATE_MAX_AGE_MS): Servic
 
   const reload = () => {
     const started = { at: performance.now(), generation };
-    loading ??= readStates(db, null)
+    loading ??= readStates(db)
       .then((read) => {
         // An unchanged state keeps its object, so callers can tell "unchanged" by identity
         // (the catalog routes reuse a response built for it).

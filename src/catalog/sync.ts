@@ -6,10 +6,6 @@
 import type { Db } from '../storage/index.ts';
 import type { Catalog } from './load.ts';
 
-export const syncedStateQuery =
-  'select slug, link_status, last_verified from service_state where slug = any($1::text[])';
-export const allStatesQuery = 'select slug, link_status, last_verified from service_state';
-
 export async function syncCatalog(db: Db, catalog: Catalog): Promise<void> {
   // Most starts find every record as it was: compare versions first and send only what changed
   // (sending all records costs a few hundred ms on PGlite, even when nothing is written).

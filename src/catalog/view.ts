@@ -5,21 +5,19 @@ import type { z } from 'zod';
 import type { Db } from '../storage/index.ts';
 import type { LinkStatus, ServiceDetail, ServiceListItem } from './api-schemas.ts';
 import type { CatalogEntry } from './load.ts';
-import { allStatesQuery, syncedStateQuery } from './sync.ts';
 
 export interface ServiceState {
   link_status: z.infer<typeof LinkStatus> | null;
   last_verified: string | null;
 }
 
-/** The state of these services, or of every service that has one when `slugs` is null. */
-export async function readStates(db: Db, slugs: string[] | null): Promise<Map<string, ServiceState>> {
-  if (slugs && !slugs.length) return new Map();
+/** The state of every service that has one. */
+export async function readStates(db: Db): Promise<Map<string, ServiceState>> {
   const { rows } = await db.query<{
     slug: string;
     link_status: ServiceState['link_status'];
     last_verified: Date | string | null;
-  }>(slugs ? syncedStateQuery : allStatesQuery, slugs ? [slugs] : []);
+  }>('select slug, link_status, last_verified from service_state');
   return new Map(
     rows.map((r) => [
       r.slug,

@@ -4,18 +4,9 @@ import { startTestApp, type TestApp } from '../../test/helpers/app.ts';
 import { loopbackCatalog } from '../../test/helpers/catalog.ts';
 import { ENGINES, startAppOn } from '../../test/helpers/engines.ts';
 import { type HttpTarget, startHttpTarget } from '../../test/helpers/http-target.ts';
+import { waitFor } from '../../test/helpers/wait-for.ts';
 
 const FAST = { pollingIntervalSeconds: 0.5, heartbeatSeconds: 10, superviseIntervalSeconds: 1 };
-
-async function waitFor<T>(fn: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const post = (t: TestApp, payload: unknown, ip = '198.51.100.10') =>
   t.app.inject({
@@ -60,6 +51,11 @@ for (const engine of ENGINES) {
         assert.equal(status.final_url, `${target.origin}/account/cancel`);
         const rec = await record(t, 'alpha');
         assert.equal(rec.last_verified, status.checked_at);
+        const page = await t.app.inject({ method: 'GET', url: '/services/alpha' });
+        assert.ok(
+          page.body.includes(`data-checked-at="${status.checked_at}"`),
+          'the page shows the same check at once',
+        );
         const hits = target.seen.filter((s) => s.url === '/account/cancel');
         assert.equal(hits.length, 1);
         assert.match(String(hits[0]!.headers['user-agent']), /optout-linkcheck/);

@@ -5,8 +5,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Catalog } from '../catalog/load.ts';
+import type { ServiceStates } from '../catalog/states.ts';
 import type { Config } from '../config.ts';
-import type { Db } from '../storage/index.ts';
 import { assetRoutes } from './assets.ts';
 import { loadBlog } from './blog/content.ts';
 import { blogRoutes } from './blog/routes.ts';
@@ -18,15 +18,15 @@ import { toolRoutes } from './tool/home-page.ts';
 export interface WebDeps {
   config: Config;
   catalog: Catalog;
-  /** read-only: link-check state of services (service_state) */
-  db: Db;
+  /** link-check state of every service, from memory (the catalog API's snapshot) */
+  states: ServiceStates;
 }
 
 export async function webRoutes(app: FastifyInstance, deps: WebDeps) {
   await assetRoutes(app);
   const blog = await loadBlog();
   docsPage(app);
-  toolRoutes(app, deps);
+  toolRoutes(app, deps.config);
   serviceRoutes(app, deps);
   blogRoutes(app, { config: deps.config, blog });
   seoRoutes(app, { config: deps.config, catalog: deps.catalog, blog });

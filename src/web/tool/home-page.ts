@@ -4,8 +4,8 @@
  * regions are in the page but hidden until the script shows them.
  */
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.ts';
 import { html, renderPage, type SafeHtml } from '../html.ts';
-import type { WebDeps } from '../pages.ts';
 import { scanForm } from './scan-form.ts';
 
 const COLUMNS: [key: string | null, label: string, className: string][] = [
@@ -59,8 +59,8 @@ const GUIDES = html`<section class="guides-teaser card" aria-labelledby="guides-
 <form class="inline-search" role="search" action="/services" method="get"><label for="service-q" class="visually-hidden">Service name</label>
 <input id="service-q" name="q" type="search" placeholder="e.g. Netflix, Adobe, gym" autocomplete="off"><button class="button secondary" type="submit">Find a guide</button></form></section>`;
 
-export function homePage(deps: WebDeps): string {
-  const url = `${deps.config.baseUrl}/`;
+function homePage(config: Config): string {
+  const url = `${config.baseUrl}/`;
   return renderPage({
     title: 'optout · unsubscribe from the mail you never read',
     description:
@@ -84,8 +84,8 @@ ${GUIDES}`,
   });
 }
 
-export function toolRoutes(app: FastifyInstance, deps: WebDeps) {
-  const body = homePage(deps);
+export function toolRoutes(app: FastifyInstance, config: Config) {
+  const body = homePage(config);
   app.get('/', { schema: { hide: true } }, (_req, reply) =>
     reply.type('text/html; charset=utf-8').header('cache-control', 'public, max-age=300').send(body),
   );
