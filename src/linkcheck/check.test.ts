@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import diagnostics from 'node:diagnostics_channel';
 import type { ServerResponse } from 'node:http';
 import { test } from 'node:test';
+import { type HttpTarget, startHttpTarget } from '../../test/helpers/http-target.ts';
 import { createOutboundGuard, type LookupFn, type OutboundGuard } from '../outbound/guard.ts';
-import { type LoopbackServer, startServer } from '../outbound/loopback.fixture.ts';
 import { checkLink, type LinkCheckOptions, type LinkCheckResult } from './check.ts';
 
 type T = { after(fn: () => unknown): void };
@@ -16,11 +16,11 @@ const lookup: LookupFn = async (h) => {
   throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${h}`), { code: 'ENOTFOUND' });
 };
 
-type Site = { s: LoopbackServer; guard: OutboundGuard; url: (path: string) => string };
+type Site = { s: HttpTarget; guard: OutboundGuard; url: (path: string) => string };
 
 /** A loopback site answering `routes` by path; unknown paths are 404. */
 async function site(t: T, routes: Record<string, Route>): Promise<Site> {
-  const s = await startServer((req, res) => {
+  const s = await startHttpTarget((req, res) => {
     const route = routes[req.url ?? ''];
     if (route) route(res, req.headers.host ?? '');
     else res.writeHead(404, { 'content-type': 'text/html' }).end('<title>Not Found</title>');
@@ -55,8 +55,8 @@ test('a 200 page is ok, fetched with GET and the linkcheck User-Agent', async (t
   assert.match(r.content_hash ?? '', /^[0-9a-f]{64}$/);
   assert.equal(r.content_changed, null, 'no previous hash, nothing to compare');
   assert.ok(r.duration_ms >= 0 && r.duration_ms < 2000);
-  assert.equal(x.s.received[0]?.method, 'GET');
-  assert.equal(x.s.received[0]?.headers['user-agent'], 'optout-linkcheck/1.0 (+https://optout.test/docs)');
+  assert.equal(x.s.seen[0]?.method, 'GET');
+  assert.equal(x.s.seen[0]?.headers['user-agent'], 'optout-linkcheck/1.0 (+https://optout.test/docs)');
 });
 
 test('a redirect to another path is moved; one that keeps the path (trailing slash) is ok', async (t) => {
@@ -191,7 +191,7 @@ test('a redirect to the metadata address is refused by the guard before any conn
   assert.match(r.detail, /^refused by outbound guard: blocked_address: 169\.254\.169\.254/);
   assert.deepEqual(r.redirects, [{ url: x.url('/go'), status: 302 }]);
   assert.deepEqual(hosts, ['127.0.0.1'], 'only the loopback site was ever connected to');
-  assert.equal(x.s.connections(), 1);
+  assert.equal(x.s.connections, 1);
 });
 
 test('URLs the guard refuses outright, and names that do not resolve, are broken', async (t) => {

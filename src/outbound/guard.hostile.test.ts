@@ -6,11 +6,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { request } from 'undici';
+import { type HttpTarget, startHttpTarget } from '../../test/helpers/http-target.ts';
 import { classifyAddress } from './address-policy.ts';
 import { OutboundBlockedError } from './connector.ts';
 import { guardedRequest } from './fetch.ts';
 import { createOutboundGuard, type LookupFn, type OutboundGuard, type OutboundGuardOptions } from './guard.ts';
-import { type LoopbackServer, startServer } from './loopback.fixture.ts';
 
 type T = { after(fn: () => unknown): void };
 
@@ -27,8 +27,8 @@ function assertBlocked(urls: string[], range: string, guard: OutboundGuard = pla
   }
 }
 
-async function server(t: T): Promise<LoopbackServer> {
-  const s = await startServer((_req, res) => res.end('reached'));
+async function server(t: T): Promise<HttpTarget> {
+  const s = await startHttpTarget((_req, res) => res.end('reached'));
   t.after(() => s.close());
   return s;
 }
@@ -46,7 +46,7 @@ test('loopback 127.0.0.0/8 and ::1 are refused, and a listening loopback server 
   const target = await server(t);
   const result = await guardedRequest(plain, `${target.origin}/`);
   assert.equal(reasonOf(result), 'blocked');
-  assert.equal(target.connections(), 0);
+  assert.equal(target.connections, 0);
 });
 
 test('private networks 10/8, 172.16/12 and 192.168/16 are refused', () => {
@@ -165,7 +165,7 @@ test('localhost resolves to loopback and is refused, even when 127.0.0.1:<port> 
   const guard = guardFor(t, { allowHosts: [`127.0.0.1:${target.port}`] });
   const result = await guardedRequest(guard, `http://localhost:${target.port}/`);
   assert.equal(reasonOf(result), 'blocked');
-  assert.equal(target.connections(), 0);
+  assert.equal(target.connections, 0);
 });
 
 test('a name that an injected DNS maps to 127.0.0.1 is refused by resolve and at connect time', async (t) => {
@@ -177,7 +177,7 @@ test('a name that an injected DNS maps to 127.0.0.1 is refused by resolve and at
   const result = await guardedRequest(guard, `http://rebind.test:${target.port}/`);
   assert.equal(reasonOf(result), 'blocked', '…and are refused when the connection resolves them');
   assert.match(result.ok ? '' : result.detail, /rebind\.test → 127\.0\.0\.1 is loopback/);
-  assert.equal(target.connections(), 0);
+  assert.equal(target.connections, 0);
 });
 
 test('a name resolving to a public and a private address is refused because any private address refuses', async () => {
@@ -213,7 +213,7 @@ test('DNS rebinding between check and connect is caught: the connection uses its
   const result = await guardedRequest(guard, `http://flip.test:${target.port}/`);
   assert.equal(reasonOf(result), 'blocked');
   assert.equal(calls, 2);
-  assert.equal(target.connections(), 0);
+  assert.equal(target.connections, 0);
 });
 
 test('the dispatcher alone refuses forbidden addresses, without checkUrl in front of it', async (t) => {
@@ -225,12 +225,12 @@ test('the dispatcher alone refuses forbidden addresses, without checkUrl in fron
       return true;
     });
   }
-  assert.equal(target.connections(), 0);
+  assert.equal(target.connections, 0);
 });
 
 test('redirects from an allowed server to metadata, another loopback port or a rebinding name are refused', async (t) => {
   const other = await server(t);
-  const allowed = await startServer((req, res) => {
+  const allowed = await startHttpTarget((req, res) => {
     const to: Record<string, string> = {
       '/metadata': 'http://169.254.169.254/latest/meta-data/',
       '/other-port': `http://127.0.0.1:${other.port}/`,
@@ -255,7 +255,7 @@ test('redirects from an allowed server to metadata, another loopback port or a r
     assert.match(result.detail, detail, path);
     assert.deepEqual(result.redirects, [{ url: allowed.origin + path, status: 302 }], path);
   }
-  assert.equal(allowed.received.length, 4);
-  assert.equal(other.connections(), 0);
-  assert.equal(other.received.length, 0);
+  assert.equal(allowed.seen.length, 4);
+  assert.equal(other.connections, 0);
+  assert.equal(other.seen.length, 0);
 });

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { type HttpTarget, startHttpTarget } from '../../test/helpers/http-target.ts';
 import { classifyAddress } from './address-policy.ts';
 import { guardedRequest } from './fetch.ts';
 import { createOutboundGuard, type LookupFn, type OutboundGuardOptions } from './guard.ts';
-import { type LoopbackServer, startServer } from './loopback.fixture.ts';
 
 type T = { after(fn: () => unknown): void };
 
-async function server(t: T, handler: Parameters<typeof startServer>[0]): Promise<LoopbackServer> {
-  const s = await startServer(handler);
+async function server(t: T, handler: Parameters<typeof startHttpTarget>[0]): Promise<HttpTarget> {
+  const s = await startHttpTarget(handler);
   t.after(() => s.close());
   return s;
 }
@@ -83,10 +83,10 @@ test('a loopback server is reached through allowHosts, by address and by an allo
   const byName = await guardedRequest(guard, `http://sink.internal:${s.port}/two`);
   assert.equal(byName.ok && byName.status, 200);
   assert.deepEqual(
-    s.received.map((r) => r.path),
+    s.seen.map((r) => r.url),
     ['/one', '/two'],
   );
-  assert.equal(s.received[0]?.headers.cookie, undefined, 'cookies are never sent');
+  assert.equal(s.seen[0]?.headers.cookie, undefined, 'cookies are never sent');
 });
 
 test('redirects are followed, re-checked and recorded in order', async (t) => {
@@ -122,7 +122,7 @@ test('a redirect loop stops after maxRedirects with too_many_redirects', async (
     result.redirects.map((r) => r.url),
     ['/0', '/1', '/2', '/3'].map((p) => s.origin + p),
   );
-  assert.equal(s.received.length, 4);
+  assert.equal(s.seen.length, 4);
 });
 
 test('a server that never answers ends in timeout within the deadline', async (t) => {
@@ -135,7 +135,7 @@ test('a server that never answers ends in timeout within the deadline', async (t
   const elapsed = Date.now() - started;
   assert.equal(result.ok ? 'ok' : result.reason, 'timeout');
   assert.ok(elapsed >= 190 && elapsed < 2000, `took ${elapsed} ms`);
-  assert.equal(s.received.length, 1);
+  assert.equal(s.seen.length, 1);
 });
 
 test('a body larger than maxBytes is cut at maxBytes and marked truncated', async (t) => {
@@ -179,7 +179,7 @@ test('303 turns a POST into a GET without body; 302 on POST becomes GET; 307 kee
     const result = await guardedRequest(guard, s.origin + path, form);
     assert.equal(result.ok && result.status, 200, path);
   }
-  const landings = s.received.filter((r) => r.path === '/landing');
+  const landings = s.seen.filter((r) => r.url === '/landing');
   assert.deepEqual(
     landings.map((r) => [r.method, r.body, r.headers['content-type']]),
     [
@@ -196,8 +196,8 @@ test('Authorization is dropped when a redirect crosses to another origin', async
   const guard = guardFor(t, { allowHosts: [`127.0.0.1:${a.port}`, `127.0.0.1:${b.port}`] });
   const result = await guardedRequest(guard, `${a.origin}/start`, { headers: { Authorization: 'Bearer t' } });
   assert.equal(result.ok && result.status, 200);
-  assert.equal(a.received[0]?.headers.authorization, 'Bearer t');
-  assert.equal(b.received[0]?.headers.authorization, undefined);
+  assert.equal(a.seen[0]?.headers.authorization, 'Bearer t');
+  assert.equal(b.seen[0]?.headers.authorization, undefined);
 });
 
 function pick(r: { ok: boolean; reason?: string }): string {

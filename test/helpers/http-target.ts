@@ -1,6 +1,7 @@
 /**
- * A real HTTP server on 127.0.0.1 standing in for a service's website: it records every
- * request and can hold requests open until the test releases them.
+ * A real HTTP server on 127.0.0.1 standing in for a website: it records every request, counts
+ * TCP connections (so a test can prove a request was refused before a socket was ever opened),
+ * and can hold requests open until the test releases them.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +17,8 @@ export interface HttpTarget {
   origin: string;
   port: number;
   seen: Seen[];
+  /** TCP connections accepted so far */
+  connections: number;
   /** while true, requests wait until release() */
   hold: boolean;
   release(): void;
@@ -35,6 +38,7 @@ export async function startHttpTarget(
     origin: '',
     port: 0,
     seen: [],
+    connections: 0,
     hold: false,
     release() {
       target.hold = false;
@@ -64,6 +68,9 @@ export async function startHttpTarget(
       if (target.hold) waiting.push(go);
       else go();
     });
+  });
+  server.on('connection', () => {
+    target.connections++;
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   target.port = (server.address() as AddressInfo).port;
