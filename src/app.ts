@@ -29,7 +29,7 @@ export interface AppDeps {
 }
 
 /** JSON bodies of the public API are small; anything larger is refused with 413. */
-export const BODY_LIMIT = 64 * 1024;
+const BODY_LIMIT = 64 * 1024;
 
 export async function buildApp({ config, catalog, logger, runtime }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({

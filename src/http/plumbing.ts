@@ -47,7 +47,7 @@ export async function installPlumbing(app: FastifyInstance, opts: { https: boole
 }
 
 /** The headers of every JSON API response (OWASP REST Security Cheat Sheet, "Security Headers"). */
-export function apiSecurityHeaders(https: boolean): Record<string, string> {
+function apiSecurityHeaders(https: boolean): Record<string, string> {
   return {
     'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
     'x-content-type-options': 'nosniff',

@@ -13,7 +13,7 @@ import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import { certPath, keyPath, trustTestCa } from '../../test/helpers/tls-ca.ts';
 import type { MailtoMethod } from '../mailbox/types.ts';
 import { createOutboundGuard, type LookupFn } from '../outbound/guard.ts';
-import { createMailtoSender, DEFAULT_BODY, DEFAULT_SUBJECT, type MailtoSenderOptions } from './mailto.ts';
+import { createMailtoSender, type MailtoSenderOptions } from './mailto.ts';
 
 trustTestCa();
 
@@ -125,8 +125,9 @@ test('without subject or body the defaults are sent', async (t) => {
   const result = await sender(t, sink, 'implicit').send(mailto('unsub@list.example', null, null));
   assert.equal(result.ok, true);
   const mail = await PostalMime.parse(sink.delivered[0]?.raw ?? '');
-  assert.equal(mail.subject, DEFAULT_SUBJECT);
-  assert.equal(mail.text?.trim(), DEFAULT_BODY);
+  // The defaults docs/unsubscribe.md promises.
+  assert.equal(mail.subject, 'unsubscribe');
+  assert.equal(mail.text?.trim(), 'Please unsubscribe me from this list.');
 });
 
 test('a wrong password is auth, and the password appears nowhere in the outcome', async (t) => {

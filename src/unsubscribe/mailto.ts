@@ -40,8 +40,8 @@ export type MailtoSender = {
   close(): Promise<void>;
 };
 
-export const DEFAULT_SUBJECT = 'unsubscribe';
-export const DEFAULT_BODY = 'Please unsubscribe me from this list.';
+const DEFAULT_SUBJECT = 'unsubscribe';
+const DEFAULT_BODY = 'Please unsubscribe me from this list.';
 
 type Transport = ReturnType<typeof nodemailer.createTransport>;
 type Ready = { ok: true; transport: Transport } | { ok: false; result: MailtoResult };
