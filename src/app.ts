@@ -5,6 +5,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
+import { agentRoutes } from './agent/routes.ts';
 import type { Catalog } from './catalog/load.ts';
 import { catalogRoutes } from './catalog/routes.ts';
 import { channelRoutes } from './channel/ws-route.ts';
@@ -66,6 +67,7 @@ export async function buildApp({ config, catalog, logger, runtime }: AppDeps): P
     quota: runtime.quota,
     settings: runtime.channel,
   });
+  await app.register(agentRoutes, { prefix: '/agent/auth', ctx: runtime.agent });
   openApiRoute(app);
   await webRoutes(app, { config, catalog, states: runtime.states });
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));

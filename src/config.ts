@@ -27,6 +27,8 @@ const EnvSchema = z.object({
   API_URL: opt(z.url({ protocol: /^https?$/ })),
   DATA_DIR: opt(z.string()),
   DATABASE_URL: opt(z.url({ protocol: /^postgres(ql)?$/ })),
+  SMTP_URL: opt(z.url({ protocol: /^smtps?$/ })),
+  MAIL_FROM: opt(z.string().regex(/^(?:[^<>]*<)?[^\s@<>]+@[^\s@<>]+>?$/, 'an address, or Name <address>')),
   LLM_PROVIDER: opt(z.enum(['none', 'openai', 'anthropic'])),
   LLM_API_KEY: opt(z.string()),
   LLM_BASE_URL: opt(z.url({ protocol: /^https?$/ })),
@@ -81,6 +83,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     apiUrl: (e.API_URL ?? baseUrl).replace(/\/$/, ''),
     dataDir: resolve(e.DATA_DIR ?? './data'),
     databaseUrl: e.DATABASE_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? `optout <no-reply@${mailDomain(baseUrl)}>`,
     llm: {
       provider: llmProvider,
       apiKey: e.LLM_API_KEY,
@@ -105,6 +109,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
 }
 
 export type Config = ReturnType<typeof loadConfig>;
+
+/** The host of BASE_URL when it is a name; an address literal is no mail domain, so `localhost`. */
+function mailDomain(baseUrl: string): string {
+  const host = new URL(baseUrl).hostname;
+  return /[a-z]/i.test(host) && !host.includes(':') ? host : 'localhost';
+}
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

@@ -17,16 +17,40 @@ export const REDACT_PATHS = [
   '*.api_key',
   '*.claim_token',
   '*.otp',
+  '*.credential',
+  '*.token',
   '*.authorization',
   '*.*.password',
   '*.*.accessToken',
 ];
+
+/** Query parameters whose values are secrets (the emailed claim link carries `token`). */
+const SECRET_QUERY = /([?&](?:token|claim_token|api_key|access_token|otp|code|state)=)[^&#]*/gi;
+export const redactUrl = (url: string) => url.replace(SECRET_QUERY, '$1[redacted]');
+
+interface LoggedRequest {
+  method: string;
+  url: string;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino(
     {
       level,
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      // Fastify's request serializer, with secret query values blanked (these override Fastify's own).
+      serializers: {
+        req: (req: LoggedRequest) => ({
+          method: req.method,
+          url: redactUrl(req.url),
+          host: req.host,
+          remoteAddress: req.ip,
+          remotePort: req.socket?.remotePort,
+        }),
+      },
       base: { service: 'optout' },
       timestamp: pino.stdTimeFunctions.isoTime,
     },

@@ -4,6 +4,7 @@
  * closed before the database.
  */
 import type { Logger } from 'pino';
+import { type AgentContext, type AgentOptions, createAgentContext } from './agent/context.ts';
 import type { Catalog } from './catalog/load.ts';
 import { createServiceStates, type ServiceStates } from './catalog/states.ts';
 import { type ChannelSettings, DEFAULT_CHANNEL_SETTINGS } from './channel/ws-route.ts';
@@ -32,6 +33,8 @@ export interface Runtime {
   channel: ChannelSettings;
   /** link-check state of every service, in memory for the catalog API */
   states: ServiceStates;
+  /** agent registration: store, mailer, revocation bus, limits (src/agent/) */
+  agent: AgentContext;
   close(): Promise<void>;
 }
 
@@ -40,6 +43,7 @@ export interface RuntimeOptions {
   /** run link checks in this process (default true) */
   worker?: boolean;
   channel?: Partial<ChannelSettings>;
+  agent?: AgentOptions;
 }
 
 export async function createRuntime(
@@ -71,6 +75,7 @@ export async function createRuntime(
     logger,
   });
   const quota = await createScanQuota(db, config.scanDailyLimit);
+  const agent = await createAgentContext({ config, db, logger }, opts.agent);
   return {
     guard,
     guides,
@@ -79,7 +84,9 @@ export async function createRuntime(
     channel: { ...DEFAULT_CHANNEL_SETTINGS, ...opts.channel },
     limits: { guide: createRateLimit(db, LIMITS.guide), linkCheck: createRateLimit(db, LIMITS.linkCheck) },
     queue,
+    agent,
     async close() {
+      await agent.close();
       await queue.stop();
       await guard.close();
     },

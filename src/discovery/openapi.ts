@@ -13,6 +13,9 @@ const API_DESCRIPTION = [
   '',
   'Every response is an envelope `{code, data?, message}`; `code` is `"0"` on success and a stable',
   'error code otherwise (docs/api.md lists them with their HTTP statuses).',
+  '',
+  'Agent registration (`/agent/auth*`, tag `agent`) follows auth.md agentic registration: its errors are',
+  '`{error, message}` and its credentials travel as `Authorization: Bearer` (read `/auth.md` first).',
 ].join('\n');
 
 export async function registerOpenApi(app: FastifyInstance, config: Config) {
@@ -24,7 +27,17 @@ export async function registerOpenApi(app: FastifyInstance, config: Config) {
       tags: [
         { name: 'catalog', description: 'Services and categories' },
         { name: 'guidance', description: 'Guides, friction analysis and link re-verification' },
+        { name: 'agent', description: 'Agent registration, claim, revocation and revocation events (see /auth.md)' },
       ],
+      components: {
+        securitySchemes: {
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'api_key or access_token from POST /agent/auth or /agent/auth/claim/complete',
+          },
+        },
+      },
     },
     transform: createJsonSchemaTransform({ zodToJsonConfig: { target: 'draft-2020-12' } }),
   });

@@ -36,7 +36,8 @@ export type StartOptions = {
   runtime?: RuntimeOptions;
   /** a catalog of the test's own (e.g. records whose links point at a loopback server) */
   catalog?: Catalog;
-  setup?: (app: FastifyInstance) => void;
+  /** adds test routes before the app is ready (e.g. one protected by the agent Bearer middleware) */
+  setup?: (app: FastifyInstance, runtime: Runtime) => void;
 };
 
 export async function startTestApp(opts: StartOptions = {}): Promise<TestApp> {
@@ -55,7 +56,7 @@ export async function startTestApp(opts: StartOptions = {}): Promise<TestApp> {
   await syncCatalog(db, catalog);
   const runtime = await createRuntime({ config, db, catalog, logger }, opts.runtime);
   const app = await buildApp({ config, db, catalog, logger, runtime });
-  opts.setup?.(app);
+  opts.setup?.(app, runtime);
   await app.ready();
   return {
     app,
