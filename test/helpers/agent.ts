@@ -11,7 +11,7 @@ import { createBearerAuth } from '../../src/agent/bearer.ts';
 import type { AgentOptions } from '../../src/agent/context.ts';
 import { DEFAULT_AGENT_SETTINGS } from '../../src/agent/settings.ts';
 import type { Runtime } from '../../src/runtime.ts';
-import type { StartOptions, TestApp } from './app.ts';
+import { type StartOptions, startTestApp, type TestApp } from './app.ts';
 import { type Engine, startAppOn } from './engines.ts';
 import type { SmtpSink } from './smtp-sink.ts';
 
@@ -116,4 +116,114 @@ export async function getWith(origin: string, path: string, credential?: string)
   const res = await fetch(origin + path, { headers: credential ? { authorization: `Bearer ${credential}` } : {} });
   // biome-ignore lint/suspicious/noExplicitAny: test bodies are checked field by field
   return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+}
+
+/** A second instance on the first one's PostgreSQL database (as behind a load balancer). */
+export async function startSecondInstance(first: AgentApp, o: { sink?: SmtpSink; agent?: AgentOptions } = {}) {
+  assert.ok(first.db.url, 'a second instance needs PostgreSQL');
+  const env: Record<string, string> = {};
+  if (o.sink) env.SMTP_URL = `smtp://${SINK_USER}:${SINK_PASSWORD}@127.0.0.1:${o.sink.port}`;
+  const t = await startTestApp({ env, databaseUrl: first.db.url, runtime: { worker: false, agent: o.agent } });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = t.app.server.address() as AddressInfo;
+  return { ...t, origin: `http://127.0.0.1:${port}` } satisfies AgentApp;
+}
+
+export interface SseEvent {
+  id?: string;
+  event?: string;
+  data: string;
+}
+
+/**
+ * An agent listening on /agent/auth/events, parsing the stream as the WHATWG EventSource
+ * algorithm does (fields up to the first colon, a blank line ends an event, comments ignored).
+ */
+export async function listen(origin: string, credential: string | undefined) {
+  const ac = new AbortController();
+  const res = await fetch(`${origin}/agent/auth/events`, {
+    headers: { accept: 'text/event-stream', ...(credential ? { authorization: `Bearer ${credential}` } : {}) },
+    signal: ac.signal,
+  });
+  const events: SseEvent[] = [];
+  let read = 0;
+  let ended = false;
+  const waiters: (() => void)[] = [];
+  const wake = () => {
+    for (const w of waiters.splice(0)) w();
+  };
+  if (res.ok && res.body) {
+    void (async () => {
+      const decoder = new TextDecoder();
+      let buf = '';
+      try {
+        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+          buf += decoder.decode(chunk, { stream: true });
+          let cut = buf.indexOf('\n\n');
+          while (cut >= 0) {
+            const block = buf.slice(0, cut);
+            buf = buf.slice(cut + 2);
+            const ev: SseEvent = { data: '' };
+            let hasData = false;
+            for (const line of block.split('\n')) {
+              if (line.startsWith(':') || !line) continue;
+              const i = line.indexOf(':');
+              const field = i < 0 ? line : line.slice(0, i);
+              const value = i < 0 ? '' : line.slice(i + 1).replace(/^ /, '');
+              if (field === 'data') {
+                ev.data += (hasData ? '\n' : '') + value;
+                hasData = true;
+              } else if (field === 'id') ev.id = value;
+              else if (field === 'event') ev.event = value;
+            }
+            if (hasData) events.push(ev);
+            wake();
+            cut = buf.indexOf('\n\n');
+          }
+        }
+      } catch {
+        // aborted by close()
+      }
+      ended = true;
+      wake();
+    })();
+  }
+  const until = async (ok: () => boolean, what: string, timeoutMs: number) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!ok()) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`timed out waiting for ${what}`);
+      await new Promise<void>((r) => {
+        const timer = setTimeout(r, left);
+        waiters.push(() => {
+          clearTimeout(timer);
+          r();
+        });
+      });
+    }
+  };
+  return {
+    status: res.status,
+    headers: res.headers,
+    events,
+    get ended() {
+      return ended;
+    },
+    /** the next event not yet returned */
+    async next(timeoutMs = 15_000): Promise<SseEvent> {
+      await until(() => events.length > read || ended, 'an event', timeoutMs);
+      const e = events[read];
+      if (!e) throw new Error('the stream ended without an event');
+      read++;
+      return e;
+    },
+    async end(timeoutMs = 15_000) {
+      await until(() => ended, 'the stream to end', timeoutMs);
+    },
+    // biome-ignore lint/suspicious/noExplicitAny: test bodies are checked field by field
+    async body(): Promise<any> {
+      return res.json();
+    },
+    close: () => ac.abort(),
+  };
 }
