@@ -66,7 +66,7 @@ export async function postJson(origin: string, path: string, body: unknown, head
 export async function claimLinkFor(sink: SmtpSink, to: string, count = 1, timeoutMs = 15_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const mails = sink.messages.filter((m) => m.to.includes(to));
+    const mails = sink.messages.filter((m) => m.to.some((r) => r.toLowerCase() === to.toLowerCase()));
     if (mails.length >= count) {
       const parsed = await PostalMime.parse(mails[mails.length - 1]!.raw);
       const m = /https?:\/\/\S+\/agent\/auth\/claim\/view\?token=[A-Za-z0-9_%-]+/.exec(parsed.text ?? '');
