@@ -10,7 +10,9 @@ import type { Catalog } from './catalog/load.ts';
 import { catalogRoutes } from './catalog/routes.ts';
 import { channelRoutes } from './channel/ws-route.ts';
 import type { Config } from './config.ts';
+import { MCP_SERVER } from './discovery/mcp-registry.ts';
 import { openApiRoute, registerOpenApi } from './discovery/openapi.ts';
+import { discoveryRoutes } from './discovery/routes.ts';
 import { analyzerRoutes } from './guidance/analyzer.routes.ts';
 import { guideRoutes } from './guidance/guide/routes.ts';
 import { corsForPublicApi, installPlumbing } from './http/plumbing.ts';
@@ -69,6 +71,7 @@ export async function buildApp({ config, catalog, logger, runtime }: AppDeps): P
   });
   await app.register(agentRoutes, { prefix: '/agent/auth', ctx: runtime.agent });
   openApiRoute(app);
+  await discoveryRoutes(app, { config, settings: runtime.agent.settings, mcp: MCP_SERVER });
   await webRoutes(app, { config, catalog, states: runtime.states });
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   return app;
