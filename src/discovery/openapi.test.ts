@@ -50,7 +50,16 @@ describe('API reference page', () => {
     const res = await t.app.inject({ method: 'GET', url: '/docs' });
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /text\/html/);
-    for (const s of ['/api/v1/services/{slug}', '/api/v1/categories', 'NOT_FOUND', 'RATE_LIMITED', 'page_size']) {
+    for (const s of [
+      '/api/v1/services/{slug}',
+      '/api/v1/categories',
+      'NOT_FOUND',
+      'RATE_LIMITED',
+      'page_size',
+      '/agent/auth/claim/complete',
+      'otp_invalid',
+      'requested_credential_type',
+    ]) {
       assert.ok(res.body.includes(s), s);
     }
     assert.doesNotMatch(res.body, /<script/);

@@ -3,6 +3,7 @@
  * served at /.well-known/openapi.json, plus the error catalog. No scripts needed.
  */
 import type { FastifyInstance } from 'fastify';
+import { AGENT_ERRORS } from '../agent/errors.ts';
 import { ERRORS } from '../http/errors.ts';
 import { html, page, type SafeHtml } from './html.ts';
 
@@ -20,6 +21,12 @@ function typeOf(s: Json | undefined): string {
 }
 
 function fields(schema: Json | undefined): SafeHtml {
+  const alternatives = (schema?.oneOf ?? schema?.anyOf) as Json[] | undefined;
+  if (alternatives) {
+    return html`${alternatives.map(
+      (alt, i) => html`<p class="muted">${i ? 'or ' : ''}${alt.description ?? `shape ${i + 1}`}:</p>${fields(alt)}`,
+    )}`;
+  }
   const props = schema?.properties as Json | undefined;
   if (!props) return html``;
   const required = new Set<string>(schema?.required ?? []);
@@ -49,14 +56,20 @@ ${data ? html`<h4>Response <code>data</code></h4>${fields(data)}` : ''}
 export function docsPage(app: FastifyInstance) {
   app.get('/docs', { schema: { hide: true } }, async (_req, reply) => {
     const doc = app.swagger() as Json;
-    const ops = Object.entries(doc.paths ?? {}).flatMap(([path, methods]) =>
-      Object.entries(methods as Json).map(([m, op]) => operation(path, m, op as Json)),
+    const all = Object.entries(doc.paths ?? {}).flatMap(([path, methods]) =>
+      Object.entries(methods as Json).map(([m, op]) => ({ path, m, op: op as Json })),
     );
+    const isAgent = (o: { op: Json }) => (o.op.tags ?? []).includes('agent');
+    const ops = all.filter((o) => !isAgent(o)).map((o) => operation(o.path, o.m, o.op));
+    const agentOps = all.filter(isAgent).map((o) => operation(o.path, o.m, o.op));
     const body = html`<header class="page-head"><h1>optout API reference</h1><p>${doc.info?.description ?? ''}</p>
 <p>Machine-readable: <a href="/.well-known/openapi.json">/.well-known/openapi.json</a> (OpenAPI ${doc.openapi}). Base URL: <code>${doc.servers?.[0]?.url ?? ''}</code></p></header>
-<h2>Envelope</h2><p>Every response is <code>{"code": "0", "data": {…}, "message": ""}</code> on success and <code>{"code": "NOT_FOUND", "message": "…"}</code> on failure.</p>
+<h2>Envelope</h2><p>Every response of the public API is <code>{"code": "0", "data": {…}, "message": ""}</code> on success and <code>{"code": "NOT_FOUND", "message": "…"}</code> on failure.</p>
 <h2>Error codes</h2><table><thead><tr><th>code</th><th>HTTP status</th></tr></thead><tbody>${Object.entries(ERRORS).map(([c, s]) => html`<tr><td><code>${c}</code></td><td>${s}</td></tr>`)}</tbody></table>
-<h2>Operations</h2>${ops}`;
+<h2>Operations</h2>${ops}
+<h2 id="agent">Agent registration</h2><p>Agents register, claim and revoke credentials under <code>/agent/auth</code> (served at <code>${all.find(isAgent)?.op.servers?.[0]?.url ?? ''}</code>); start at <a href="/auth.md">/auth.md</a>. These endpoints answer <code>{"error": "…", "message": "…"}</code> instead of the envelope, with these codes:</p>
+<table><thead><tr><th>error</th><th>HTTP status</th></tr></thead><tbody>${Object.entries(AGENT_ERRORS).map(([c, s]) => html`<tr><td><code>${c}</code></td><td>${s}</td></tr>`)}</tbody></table>
+${agentOps}`;
     reply.type('text/html; charset=utf-8').header('cache-control', 'public, max-age=300');
     return page(
       'optout API reference',
