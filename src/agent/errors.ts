@@ -5,8 +5,8 @@
  * `error`. Tests assert codes, never messages.
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { describeValidation } from '../http/error-handler.ts';
 import { ApiError } from '../http/errors.ts';
 
 export const AGENT_ERRORS = {
@@ -70,18 +70,6 @@ const BY_STATUS: Partial<Record<number, AgentErrorCode>> = {
   413: 'payload_too_large',
   415: 'unsupported_media_type',
 };
-
-function describeValidation(err: FastifyError & { validationContext?: string }): string {
-  const where = err.validationContext ?? 'request';
-  if (!hasZodFastifySchemaValidationErrors(err)) return `${where}: ${err.message}`;
-  return err.validation
-    .slice(0, 5)
-    .map((v) => {
-      const path = v.instancePath.replace(/^\//, '').replaceAll('/', '.');
-      return `${where}${path ? `.${path}` : ''}: ${v.message}`;
-    })
-    .join('; ');
-}
 
 /** Error and not-found handling of the agent scope: every failure is `{error, message}` JSON. */
 export function installAgentErrors(scope: FastifyInstance) {

@@ -13,7 +13,7 @@ function send(reply: FastifyReply, code: ErrorCode, message: string, headers: Re
 }
 
 /** "body.options.tone: Invalid option: expected one of …" — the field first. */
-function describeValidation(err: FastifyError & { validationContext?: string }): string {
+export function describeValidation(err: FastifyError & { validationContext?: string }): string {
   const where = err.validationContext ?? 'request';
   if (hasZodFastifySchemaValidationErrors(err)) {
     return err.validation
