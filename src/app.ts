@@ -64,9 +64,8 @@ export async function buildApp({ config, catalog, logger, runtime }: AppDeps): P
 
   await app.register(channelRoutes, {
     config,
-    catalog,
-    guard: runtime.guard,
-    quota: runtime.quota,
+    sessions: runtime.sessions,
+    dailyLimit: runtime.quota.limit,
     settings: runtime.channel,
   });
   await app.register(agentRoutes, { prefix: '/agent/auth', ctx: runtime.agent });

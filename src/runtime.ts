@@ -7,6 +7,8 @@ import type { Logger } from 'pino';
 import { type AgentContext, type AgentOptions, createAgentContext } from './agent/context.ts';
 import type { Catalog } from './catalog/load.ts';
 import { createServiceStates, type ServiceStates } from './catalog/states.ts';
+import { serviceMatcher } from './channel/service-match.ts';
+import { createSessionStore, type SessionStore } from './channel/session-store.ts';
 import { type ChannelSettings, DEFAULT_CHANNEL_SETTINGS } from './channel/ws-route.ts';
 import type { Config } from './config.ts';
 import { createGuideService, type GuideService } from './guidance/guide/service.ts';
@@ -31,6 +33,8 @@ export interface Runtime {
   guides: GuideService;
   quota: ScanQuota;
   channel: ChannelSettings;
+  /** scan sessions (credentials and results in memory), driven over /ws or by a hand-off */
+  sessions: SessionStore;
   /** link-check state of every service, in memory for the catalog API */
   states: ServiceStates;
   /** agent registration: store, mailer, revocation bus, limits (src/agent/) */
@@ -76,16 +80,30 @@ export async function createRuntime(
   });
   const quota = await createScanQuota(db, config.scanDailyLimit);
   const agent = await createAgentContext({ config, db, logger }, opts.agent);
+  const channel = { ...DEFAULT_CHANNEL_SETTINGS, ...opts.channel };
+  const sessions = createSessionStore(
+    {
+      guard,
+      quota,
+      logger,
+      matchService: serviceMatcher(catalog),
+      scanTimeoutMs: channel.scanMs,
+      batchSize: channel.batchSize,
+    },
+    { lifetimeMs: channel.lifetimeMs, keepMs: channel.keepMs },
+  );
   return {
     guard,
     guides,
     quota,
     states,
-    channel: { ...DEFAULT_CHANNEL_SETTINGS, ...opts.channel },
+    channel,
+    sessions,
     limits: { guide: createRateLimit(db, LIMITS.guide), linkCheck: createRateLimit(db, LIMITS.linkCheck) },
     queue,
     agent,
     async close() {
+      sessions.close();
       await agent.close();
       await queue.stop();
       await guard.close();

@@ -64,11 +64,22 @@ export const UnsubscribeMessage = z.strictObject({
 
 export const CancelMessage = z.strictObject({ type: z.literal('cancel') });
 
+/** Takes over a session whose connection dropped; the value is the `session` of `ready`. */
+export const ResumeMessage = z.strictObject({
+  type: z.literal('resume'),
+  session: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[A-Za-z0-9_-]+$/, 'a session from ready'),
+});
+
 export const ClientMessage = z.discriminatedUnion('type', [
   QuotaMessage,
   ScanMessage,
   UnsubscribeMessage,
   CancelMessage,
+  ResumeMessage,
 ]);
 export type ClientMessage = z.infer<typeof ClientMessage>;
 /** What a client may put in a frame (before defaults and trimming). */

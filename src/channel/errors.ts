@@ -4,7 +4,8 @@
  * same table (protocol-docs.test.ts holds the two together), and the browser's advice for
  * each code is keyed by this type, so a new code cannot go unexplained.
  *
- * The connection closes by itself only for the reasons in WS_CLOSE; no `error` closes it.
+ * The connection closes by itself only for the reasons in WS_CLOSE; of the `error`s, only
+ * SESSION_ENDED comes with a close.
  */
 
 export interface WsErrorEntry {
@@ -39,15 +40,29 @@ export const WS_ERRORS = {
     connection: 'stays',
   },
   SCAN_FAILED: { meaning: 'the connection to the mail server dropped during the scan', connection: 'stays' },
+  SESSION_EXPIRED: {
+    meaning: '`resume` named a session that is unknown or expired; its sign-in is already wiped',
+    connection: 'stays',
+  },
+  SESSION_ENDED: {
+    meaning: 'the session reached its hard limit (`expires_at`); its sign-in and results are wiped',
+    connection: 'closes',
+  },
   INTERNAL: { meaning: 'a bug on our side', connection: 'stays' },
 } as const satisfies Record<string, WsErrorEntry>;
 
 export type WsErrorCode = keyof typeof WS_ERRORS;
 export const WS_ERROR_CODES = Object.keys(WS_ERRORS) as [WsErrorCode, ...WsErrorCode[]];
 
-/** Why the server closes a connection (RFC 6455 §7.4.1: 1000 normal closure, 1009 message too big). */
+/**
+ * Why the server closes a connection (RFC 6455 §7.4.1: 1000 normal closure, 1009 message too
+ * big; 4000–4999 are the application's own, §7.4.2). After `idle` the session is kept like
+ * after any dropped connection; after `ended` it is gone; after `replaced` another connection
+ * resumed it.
+ */
 export const WS_CLOSE = {
   idle: { code: 1000, reason: 'idle' },
   ended: { code: 1000, reason: 'session lifetime reached' },
+  replaced: { code: 4001, reason: 'session resumed elsewhere' },
   tooLarge: { code: 1009, reason: '' },
 } as const;

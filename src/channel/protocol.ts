@@ -1,16 +1,17 @@
 /**
- * The /ws protocol, version 1.0 (docs/websocket.md): JSON text frames, each with `type`.
+ * The /ws protocol, version 2.0 (docs/websocket.md): JSON text frames, each with `type`.
  * Everything either side may send is defined once, here and in the modules this one gathers:
  * client-messages.ts, server-messages.ts, wire-subscription.ts and the error catalog errors.ts.
  * The server and the browser code (src/web/client/tool/) import these same definitions.
  */
 import type { z } from 'zod';
 
-export const PROTOCOL_VERSION = '1.0';
+export const PROTOCOL_VERSION = '2.0';
 
 export {
   ClientMessage,
   type ClientMessageInput,
+  ResumeMessage,
   ScanMessage,
   UnsubscribeMessage,
 } from './client-messages.ts';
@@ -21,6 +22,7 @@ export {
   ProgressMessage,
   QuotaStatusMessage,
   ReadyMessage,
+  ResumedMessage,
   ServerMessage,
   type ServerMessageOf,
   SubscriptionMessage,

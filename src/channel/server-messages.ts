@@ -14,8 +14,21 @@ export const ReadyMessage = z.strictObject({
   type: z.literal('ready'),
   protocol: z.string(),
   daily_limit: Count,
+  /** a secret: whoever holds it can act with this session's sign-in; never in a URL */
+  session: z.string(),
+  /** the session's hard limit */
+  expires_at: Iso,
 });
 export type ReadyMessage = z.infer<typeof ReadyMessage>;
+
+export const ResumedMessage = z.strictObject({
+  type: z.literal('resumed'),
+  session: z.string(),
+  expires_at: Iso,
+  /** what the session is doing right now */
+  running: z.enum(['scan', 'unsubscribe']).nullable(),
+});
+export type ResumedMessage = z.infer<typeof ResumedMessage>;
 
 export const QuotaStatusMessage = z.strictObject({
   type: z.literal('quota'),
@@ -92,6 +105,7 @@ export type ErrorMessage = z.infer<typeof ErrorMessage>;
 
 export const ServerMessage = z.discriminatedUnion('type', [
   ReadyMessage,
+  ResumedMessage,
   QuotaStatusMessage,
   ProgressMessage,
   SubscriptionMessage,

@@ -1,193 +1,199 @@
 /**
- * One /ws connection: validates each message, runs at most one scan at a time, and keeps
- * the last scan's results and credentials in memory — only for this connection, only
- * until it closes — so an `unsubscribe` can act on them. Errors are messages; the
- * connection stays usable after any recoverable one.
+ * A scan session, independent of any transport: the /ws adapter (ws-connection.ts) drives
+ * one, and so can anything else that hands a person's scan over (an agent's hand-off).
+ * It runs at most one scan or unsubscribe batch at a time, keeps the last scan's results and
+ * credentials in memory — never on disk, never in a log — and keeps a journal of what it
+ * reported, so a connection that takes the session over gets every subscription, the scan's
+ * outcome and every unsubscribe result again, once each. `end()` wipes all of it.
  */
-import type { FastifyBaseLogger as Logger } from 'fastify';
-import type { Catalog } from '../catalog/load.ts';
-import type { ImapCredentials } from '../mailbox/imap-connect.ts';
-import { type Endpoint, presetFor } from '../mailbox/providers.ts';
-import { runScan, type ScanUidIndex } from '../mailbox/scan.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
 import type { ScanQuota } from '../quota/scan-quota.ts';
-import {
-  ClientMessage,
-  describeIssues,
-  PROTOCOL_VERSION,
-  type ScanMessage,
-  type ServerMessage,
-  type Subscription,
-  type WsErrorCode,
+import type {
+  DoneMessage,
+  ErrorMessage,
+  ProgressMessage,
+  ScanMessage,
+  ServerMessage,
+  Subscription,
+  UnsubscribeDoneMessage,
+  UnsubscribeMessage,
+  UnsubscribeResultMessage,
+  WsErrorCode,
 } from './protocol.ts';
-import { serviceMatcher } from './service-match.ts';
+import { type LastScan, type ScanDeps, scanForSession } from './scan-command.ts';
 import { handleUnsubscribe } from './unsubscribe-handler.ts';
-import { markVerification, summarizeVerification } from './verification.ts';
 
-export interface ChannelDeps {
-  catalog: Catalog;
-  guard: OutboundGuard;
-  quota: ScanQuota;
-  logger: Logger;
-  scanTimeoutMs: number;
-  batchSize: number;
-}
-
-/** What an unsubscribe needs from the last scan, held in memory only. */
-export interface LastScan {
-  email: string;
-  creds: ImapCredentials;
-  imap: Endpoint;
-  smtp: Endpoint | null;
-  subscriptions: Map<string, Subscription>;
-  uids: ScanUidIndex;
-}
+export type { LastScan } from './scan-command.ts';
+export type SessionDeps = ScanDeps & { guard: OutboundGuard; quota: ScanQuota };
 
 /** The only way out of a session: the compiler refuses anything that is not a server message. */
 export type Send = (msg: ServerMessage) => void;
 
-export function createSession(deps: ChannelDeps, send: Send) {
-  const matchService = serviceMatcher(deps.catalog);
-  let scanning: AbortController | null = null;
+/** Whoever currently receives a session's messages (one /ws connection at a time). */
+export interface SessionOwner {
+  send: Send;
+  /** the session ended while this owner held it (its hard limit) */
+  ended(): void;
+  /** another owner took the session over */
+  replaced(): void;
+}
+
+export type Running = 'scan' | 'unsubscribe' | null;
+
+export interface ScanSession {
+  /** a secret: never logged, never in a URL */
+  readonly id: string;
+  /** the hard limit; the session ends then whatever happens */
+  readonly expiresAt: Date;
+  readonly running: Running;
+  /** true while it holds something worth keeping for a connection that comes back */
+  readonly holdsWork: boolean;
+  readonly ended: boolean;
+  /** whether an owner (a connection) receives its messages now */
+  readonly attached: boolean;
+  readonly lastScan: LastScan | null;
+  /** Messages go to `owner` from now on; a previous owner is told it was replaced. */
+  attach(owner: SessionOwner): void;
+  /** true when `owner` held the session (it holds nobody now) */
+  detach(owner: SessionOwner): boolean;
+  /** What a new owner receives after taking the session over, each message once. */
+  replay(): ServerMessage[];
+  quota(email: string): Promise<void>;
+  scan(m: ScanMessage): Promise<void>;
+  unsubscribe(m: UnsubscribeMessage): Promise<void>;
+  cancel(): void;
+  /** Stops what runs and drops credentials, results and journal; idempotent. */
+  end(why: 'expired' | 'lifetime' | 'closed'): void;
+}
+
+export function createScanSession(deps: SessionDeps, id: string, expiresAt: Date): ScanSession {
+  let owner: SessionOwner | null = null;
+  let running: Running = null;
+  let work: AbortController | null = null;
   let last: LastScan | null = null;
-  let closed = false;
+  let ended = false;
+  // The journal: the newest state of everything a returning connection must see.
+  const subs = new Map<string, Subscription>();
+  let progress: ProgressMessage | null = null;
+  let outcome: DoneMessage | ErrorMessage | null = null;
+  const results = new Map<string, UnsubscribeResultMessage>();
+  let batchDone: UnsubscribeDoneMessage | null = null;
 
-  const error = (code: WsErrorCode, message: string, extra: { resets_at?: string } = {}) =>
-    send({ type: 'error', code, message, ...extra });
-  const quotaExceeded = (resets_at: string) =>
-    error('SCAN_QUOTA_EXCEEDED', `No scans left today for this mailbox; the allowance resets at ${resets_at}.`, {
-      resets_at,
-    });
+  const toOwner = (msg: ServerMessage) => {
+    if (!ended) owner?.send(msg);
+  };
+  const error = (code: WsErrorCode, message: string) => toOwner({ type: 'error', code, message });
 
-  async function scan(m: ScanMessage) {
-    // Claim the connection before the first await: a second scan message arriving during
-    // the quota look-up must see it busy.
-    const controller = new AbortController();
-    scanning = controller;
-    try {
-      await scanOnce(m, controller);
-    } finally {
-      scanning = null;
-    }
+  /** Everything the running work reports goes through here: noted, then sent. */
+  function emit(msg: ServerMessage) {
+    if (ended) return;
+    if (msg.type === 'subscription') subs.set(msg.subscription.id, msg.subscription);
+    else if (msg.type === 'progress') progress = msg;
+    else if (msg.type === 'done' || (msg.type === 'error' && running === 'scan')) outcome = msg;
+    else if (msg.type === 'unsubscribe_result') {
+      results.delete(msg.id); // the newest result of an id goes last, as the person saw it
+      results.set(msg.id, msg);
+    } else if (msg.type === 'unsubscribe_done') batchDone = msg;
+    toOwner(msg);
   }
 
-  async function scanOnce(m: ScanMessage, controller: AbortController) {
-    const preset = presetFor(m.provider);
-    if (m.oauth_session || preset?.auth === 'oauth') {
-      error('INVALID_MESSAGE', 'scan.provider: sign-in with an OAuth session is not available for this provider');
+  /** Claims the session before the first await, so a second command meanwhile sees it busy. */
+  async function exclusive(kind: 'scan' | 'unsubscribe', job: (signal: AbortSignal) => Promise<void>) {
+    if (running) {
+      error('BUSY', 'A scan or unsubscribe is already running in this session; wait for it or send cancel.');
       return;
     }
-    const imap: Endpoint = preset ? preset.imap : { host: m.host!, port: m.port!, tls: m.tls! };
-    const smtp: Endpoint | null = preset ? preset.smtp : (m.smtp ?? null);
-    const before = await deps.quota.status(m.email);
-    if (before.scans_left <= 0) {
-      quotaExceeded(before.resets_at);
-      return;
+    const controller = new AbortController();
+    running = kind;
+    work = controller;
+    try {
+      await job(controller.signal);
+    } finally {
+      if (work === controller) {
+        running = null;
+        work = null;
+      }
+      progress = null;
     }
-    const creds: ImapCredentials = { user: m.email, password: m.password };
-    const subs = new Map<string, Subscription>();
-    const previous = m.previous_unsubscribes ?? [];
-    let refusedUntil: string | null = null;
-    const result = await runScan(
-      imap,
-      creds,
-      deps.guard,
-      {
-        mailboxes: m.mailboxes,
-        since: m.since ? new Date(m.since) : undefined,
-        signal: controller.signal,
-        matchService,
-        timeoutMs: deps.scanTimeoutMs,
-        batchSize: deps.batchSize,
-      },
-      {
-        progress: (p) => send({ type: 'progress', ...p }),
-        subscription: (s) => {
-          const marked = markVerification(s, previous);
-          subs.set(s.id, marked);
-          send({ type: 'subscription', subscription: marked });
-        },
-        started: async () => {
-          const taken = await deps.quota.take(m.email);
-          if (!taken.ok) {
-            refusedUntil = taken.resets_at;
-            return false;
-          }
-          send({ type: 'quota', email: m.email, scans_left: taken.scans_left, resets_at: taken.resets_at });
-          return true;
-        },
-      },
-    );
-    if (closed) return;
-    if (!result.ok) {
-      deps.logger.info({ code: result.code }, 'scan ended with an error');
-      if (result.code === 'REFUSED') quotaExceeded(refusedUntil ?? before.resets_at);
-      else error(result.code, result.message);
-      return;
-    }
-    last = { email: m.email, creds, imap, smtp, subscriptions: subs, uids: result.uids };
-    deps.logger.info({ scanned: result.scanned, subscriptions: subs.size, cancelled: result.cancelled }, 'scan done');
-    send({
-      type: 'done',
-      scanned: result.scanned,
-      subscriptions: subs.size,
-      duration_ms: result.durationMs,
-      cancelled: result.cancelled,
-      verification: summarizeVerification(previous, subs),
-    });
   }
 
   return {
-    hello() {
-      send({ type: 'ready', protocol: PROTOCOL_VERSION, daily_limit: deps.quota.limit });
+    id,
+    expiresAt,
+    get running() {
+      return running;
     },
-    get busy() {
-      return scanning !== null;
+    get holdsWork() {
+      return !ended && (running !== null || last !== null || outcome !== null);
+    },
+    get ended() {
+      return ended;
+    },
+    get attached() {
+      return owner !== null;
     },
     get lastScan() {
       return last;
     },
-    async handle(raw: string) {
-      let json: unknown;
-      try {
-        json = JSON.parse(raw);
-      } catch {
-        error('INVALID_MESSAGE', 'message: not valid JSON');
-        return;
-      }
-      const parsed = ClientMessage.safeParse(json);
-      if (!parsed.success) {
-        error('INVALID_MESSAGE', describeIssues(parsed.error));
-        return;
-      }
-      const m = parsed.data;
-      if (m.type === 'quota') {
-        const s = await deps.quota.status(m.email);
-        send({ type: 'quota', email: m.email, ...s });
-      } else if (m.type === 'cancel') {
-        if (scanning) scanning.abort();
-        else error('INVALID_MESSAGE', 'cancel: no scan is running');
-      } else if (scanning) {
-        error('BUSY', 'A scan or unsubscribe is already running on this connection; wait for it or send cancel.');
-      } else if (m.type === 'scan') {
-        await scan(m);
-      } else if (!last) {
-        error('INVALID_MESSAGE', 'unsubscribe: scan first; unsubscribing acts on this connection’s last scan');
-      } else {
-        const controller = new AbortController();
-        scanning = controller;
-        try {
-          await handleUnsubscribe(m, last, deps.guard, send, controller.signal);
-        } finally {
-          scanning = null;
-        }
-      }
+    attach(next) {
+      const previous = owner;
+      owner = next;
+      if (previous && previous !== next) previous.replaced();
     },
-    close() {
-      closed = true;
-      scanning?.abort();
-      // Drop the credentials and results with the connection.
+    detach(o) {
+      if (owner !== o) return false;
+      owner = null;
+      return true;
+    },
+    replay() {
+      const out: ServerMessage[] = [...subs.values()].map((subscription) => ({ type: 'subscription', subscription }));
+      if (running === 'scan' && progress) out.push(progress);
+      if (outcome) out.push(outcome);
+      out.push(...results.values());
+      if (batchDone) out.push(batchDone);
+      return out;
+    },
+    async quota(email) {
+      const s = await deps.quota.status(email);
+      toOwner({ type: 'quota', email, ...s });
+    },
+    scan: (m) =>
+      exclusive('scan', async (signal) => {
+        // A new scan replaces the last one: its results, its credentials, its journal.
+        last = null;
+        subs.clear();
+        outcome = null;
+        results.clear();
+        batchDone = null;
+        const result = await scanForSession(m, deps, signal, emit);
+        if (!ended) last = result;
+      }),
+    unsubscribe(m) {
+      const scanned = last;
+      if (!scanned && !running) {
+        error('INVALID_MESSAGE', 'unsubscribe: scan first; unsubscribing acts on this session’s last scan');
+        return Promise.resolve();
+      }
+      return exclusive('unsubscribe', async (signal) => {
+        batchDone = null;
+        await handleUnsubscribe(m, scanned!, deps.guard, emit, signal);
+      });
+    },
+    cancel() {
+      if (work) work.abort();
+      else error('INVALID_MESSAGE', 'cancel: nothing is running');
+    },
+    end(why) {
+      if (ended) return;
+      const o = owner;
+      ended = true;
+      owner = null;
+      work?.abort();
       last = null;
+      subs.clear();
+      results.clear();
+      outcome = progress = batchDone = null;
+      if (why === 'lifetime') o?.ended();
     },
   };
 }

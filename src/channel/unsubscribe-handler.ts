@@ -9,7 +9,8 @@ import { createArchiver } from '../unsubscribe/archive.ts';
 import { type EngineSummary, runUnsubscribe, type UnsubscribeResult } from '../unsubscribe/engine.ts';
 import { createMailtoSender } from '../unsubscribe/mailto.ts';
 import type { UnsubscribeDoneMessage, UnsubscribeMessage, UnsubscribeResultMessage } from './protocol.ts';
-import type { LastScan, Send } from './session.ts';
+import type { LastScan } from './scan-command.ts';
+import type { Send } from './session.ts';
 
 type Assert<T extends true> = T;
 type Fits<A, B> = [A] extends [B] ? true : false;

@@ -2,22 +2,23 @@
  * GET /ws: the scanning channel. Checks Origin against BASE_URL and ALLOWED_ORIGINS to
  * stop cross-site WebSocket hijacking (a page elsewhere cannot drive a person's session);
  * clients that send no Origin are not browsers and cannot be hijacked that way. Frames
- * are capped (maxPayload), idle connections close, and every connection has a lifetime.
- * Message contents are never logged: they carry passwords.
+ * are capped (maxPayload); each connection is driven by ws-connection.ts.
  */
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
-import type { Catalog } from '../catalog/load.ts';
 import type { Config } from '../config.ts';
-import type { OutboundGuard } from '../outbound/guard.ts';
-import type { ScanQuota } from '../quota/scan-quota.ts';
-import { createSession } from './session.ts';
+import type { SessionStore } from './session-store.ts';
+import { driveConnection } from './ws-connection.ts';
 
 export interface ChannelSettings {
-  /** close a connection with no message and no scan for this long */
+  /** close a connection with no client message and nothing running for this long */
   idleMs: number;
-  /** close any connection after this long */
+  /** ping every connection this often (proxies drop silent ones; a dead peer is noticed) */
+  pingMs: number;
+  /** a session's hard limit, from its start */
   lifetimeMs: number;
+  /** how long a session outlives the connection that drove it */
+  keepMs: number;
   /** stop a scan after this long */
   scanMs: number;
   /** messages per UID FETCH; subscriptions are re-sent after each batch */
@@ -26,7 +27,9 @@ export interface ChannelSettings {
 
 export const DEFAULT_CHANNEL_SETTINGS: ChannelSettings = {
   idleMs: 10 * 60_000,
+  pingMs: 30_000,
   lifetimeMs: 60 * 60_000,
+  keepMs: 10 * 60_000,
   scanMs: 15 * 60_000,
   batchSize: 500,
 };
@@ -34,9 +37,8 @@ export const MAX_FRAME_BYTES = 64 * 1024;
 
 export interface ChannelOptions {
   config: Config;
-  catalog: Catalog;
-  guard: OutboundGuard;
-  quota: ScanQuota;
+  sessions: SessionStore;
+  dailyLimit: number;
   settings: ChannelSettings;
 }
 
@@ -56,52 +58,12 @@ export async function channelRoutes(app: FastifyInstance, opts: ChannelOptions) 
         }
       },
     },
-    (socket, req) => {
-      const log = req.log;
-      const send = (msg: Record<string, unknown>) => {
-        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(msg));
-      };
-      const session = createSession(
-        {
-          catalog: opts.catalog,
-          guard: opts.guard,
-          quota: opts.quota,
-          logger: log,
-          scanTimeoutMs: opts.settings.scanMs,
-          batchSize: opts.settings.batchSize,
-        },
-        send,
-      );
-      let idle: NodeJS.Timeout | undefined;
-      const armIdle = () => {
-        clearTimeout(idle);
-        idle = setTimeout(() => {
-          if (session.busy) armIdle();
-          else socket.close(1000, 'idle');
-        }, opts.settings.idleMs);
-      };
-      const lifetime = setTimeout(() => socket.close(1000, 'session lifetime reached'), opts.settings.lifetimeMs);
-      // Attach synchronously: messages that arrive before an await would be lost
-      // (fastify/fastify-websocket#106).
-      socket.on('message', (data, isBinary) => {
-        armIdle();
-        if (isBinary) {
-          send({ type: 'error', code: 'INVALID_MESSAGE', message: 'message: send JSON text frames' });
-          return;
-        }
-        session.handle(data.toString()).catch((err: unknown) => {
-          log.error({ err }, 'channel message failed');
-          send({ type: 'error', code: 'INTERNAL', message: 'Something went wrong on our side; please try again.' });
-        });
-      });
-      socket.on('close', () => {
-        clearTimeout(idle);
-        clearTimeout(lifetime);
-        session.close();
-      });
-      socket.on('error', () => {});
-      armIdle();
-      session.hello();
-    },
+    (socket, req) =>
+      driveConnection(socket, {
+        store: opts.sessions,
+        dailyLimit: opts.dailyLimit,
+        settings: opts.settings,
+        log: req.log,
+      }),
   );
 }

@@ -70,7 +70,7 @@ function headerHtml(section: Section | undefined): SafeHtml {
 }
 
 const FOOTER = html`<footer class="site-footer"><div class="wrap">
-<p><strong>optout</strong> reads a mailbox for a moment to find list senders, and explains how to cancel paid services. Passwords and mail stay in memory for one scan; nothing about a mailbox is stored.</p>
+<p><strong>optout</strong> reads a mailbox for a moment to find list senders, and explains how to cancel paid services. Passwords and mail stay in memory for one session (an hour at most); nothing about a mailbox is stored.</p>
 <ul class="footer-links"><li><a href="/services">Cancellation guides</a></li><li><a href="/blog/">Blog</a></li><li><a href="/blog/feed.xml">Atom feed</a></li><li><a href="/docs">API reference</a></li></ul>
 </div></footer>`;
 

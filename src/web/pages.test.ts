@@ -34,7 +34,7 @@ describe('the tool page /', () => {
     assert.match(res.body, /<input id="password" name="password" type="password" autocomplete="off"/);
     assert.match(
       res.body,
-      /used only in memory for this scan, never stored or logged; the connection closes when you leave/,
+      /kept only in our server’s memory, for an hour at most and 10 minutes once you leave, then wiped; it is never stored or logged/,
     );
     assert.match(res.body, /id="oauth-slot" hidden/);
     assert.match(res.body, /<progress id="progress"/);

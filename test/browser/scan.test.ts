@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Duplex } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { listMessages } from '../fixtures/list-mail.ts';
@@ -39,6 +40,8 @@ let browser: Browser;
 let page: Page;
 let problems: string[];
 let truth: MailboxTruth;
+/** every socket upgraded to a WebSocket, so a test can cut them as a network would */
+const upgraded: Duplex[] = [];
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
@@ -76,6 +79,7 @@ before(async () => {
     runtime: { worker: false, channel: { batchSize: 25 } },
   });
   await t.app.listen({ port, host: '127.0.0.1' });
+  t.app.server.on('upgrade', (_req, socket: Duplex) => upgraded.push(socket));
   browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   ({ page, problems } = await watchedPage(context));
@@ -207,6 +211,30 @@ describe('the inbox tool in a browser', () => {
     );
     await page.getByRole('button', { name: 'None' }).click();
     assert.equal((await rowState()).filter((r) => r.checked).length, 0);
+  });
+
+  test('a dropped connection: the page reconnects, resumes, keeps the selection and says so', async () => {
+    await page.getByRole('button', { name: 'Rarely read' }).click();
+    const before = await rowState();
+    const chosen = before.filter((r) => r.checked).map((r) => r.key);
+    assert.ok(chosen.length > 0);
+    const cut = upgraded.splice(0);
+    assert.ok(cut.length > 0);
+    for (const socket of cut) socket.destroy(); // no close frame: the browser sees 1006
+    await page
+      .locator('#notice')
+      .getByText(/^Reconnected\. Your results and selection are as you left them/)
+      .waitFor();
+    assert.ok(upgraded.length > 0, 'a new connection was opened');
+    const after = await rowState();
+    assert.deepEqual(
+      after.filter((r) => r.checked).map((r) => r.key),
+      chosen,
+    );
+    assert.deepEqual(after.map((r) => r.key).sort(), before.map((r) => r.key).sort());
+    await page.getByText('2 free scans left today for this address.').waitFor();
+    assert.equal(await page.locator('#error').isVisible(), false);
+    await page.getByRole('button', { name: 'None' }).click();
   });
 
   test('a dry run shows what would happen and sends nothing', async () => {

@@ -82,11 +82,20 @@ after(async () => {
 });
 
 describe('scanning a mailbox over /ws', () => {
-  test('greets with the protocol version and the daily limit', async () => {
-    const c = await connectWs(wsUrl, ORIGIN);
-    clients.push(c);
-    const ready = await c.next('ready');
-    assert.deepEqual(ready, { type: 'ready', protocol: '1.0', daily_limit: 3 });
+  test('greets with the protocol version, the daily limit and a session of its own', async () => {
+    const a = await connectWs(wsUrl, ORIGIN);
+    const b = await connectWs(wsUrl, ORIGIN);
+    clients.push(a, b);
+    const ready = await a.next('ready');
+    const other = await b.next('ready');
+    assert.deepEqual(Object.keys(ready).sort(), ['daily_limit', 'expires_at', 'protocol', 'session', 'type']);
+    assert.equal(ready.protocol, '2.0');
+    assert.equal(ready.daily_limit, 3);
+    // 256 random bits, base64url: at least the 128 bits asked for, and never the same twice
+    assert.match(ready.session, /^[A-Za-z0-9_-]{43}$/);
+    assert.notEqual(ready.session, other.session);
+    const left = Date.parse(ready.expires_at) - Date.now();
+    assert.ok(left > 59 * 60_000 && left <= 60 * 60_000, `expires in ${left} ms`);
   });
 
   test('a full scan finds exactly the lists of the ground truth, with their counts and methods', async () => {

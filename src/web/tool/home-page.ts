@@ -75,8 +75,10 @@ ${scanForm()}
 <section id="scan" class="scan card" hidden aria-labelledby="scan-title">
 <h2 id="scan-title">Scan progress</h2>
 <progress id="progress" aria-labelledby="scan-title" aria-describedby="progress-label"></progress>
-<p id="progress-label" class="small"></p></section>
+<p id="progress-label" class="small"></p>
+<p id="session-note" class="small muted"></p></section>
 <div id="status" class="status" role="status" aria-live="polite"></div>
+<p id="notice" class="note" role="status" hidden></p>
 <div id="error" class="error" role="alert" hidden></div>
 ${results()}
 ${HOW}

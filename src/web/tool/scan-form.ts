@@ -72,7 +72,7 @@ ${customServer()}
 <div class="field grow"><label for="password">App password</label><input id="password" name="password" type="password" autocomplete="off" required aria-describedby="password-promise"></div>
 </div>
 <p id="quota" class="small muted" aria-live="polite"></p>
-<p id="password-promise" class="promise"><span class="lock" aria-hidden="true"></span>Your password is used only in memory for this scan, never stored or logged; the connection closes when you leave.</p>
+<p id="password-promise" class="promise"><span class="lock" aria-hidden="true"></span>Your password is kept only in our server’s memory, for an hour at most and 10 minutes once you leave, then wiped; it is never stored or logged.</p>
 <details class="options"><summary>More options</summary>
 <div class="row">
 <div class="field"><label for="since">Only mail since</label><input id="since" name="since" type="date"></div>

@@ -1,59 +1,144 @@
 /**
- * The page's one WebSocket to /ws, opened lazily and again after it closes (the server
- * closes idle connections after 10 minutes). Each connection has a generation number:
- * the credentials of a scan live only on the connection that ran it, so unsubscribing
- * is possible only while that same generation is open.
+ * The page's one WebSocket to /ws, and the session behind it. The server keeps a session
+ * (the last scan's results and the sign-in, in its memory) for 10 minutes after a connection
+ * drops; this module reconnects by itself after an unexpected drop and sends `resume`, so the
+ * person keeps their results, selection and sign-in. After an idle close it reconnects only
+ * when the page next sends something. The session id is a secret: it stays in this variable,
+ * never in storage or a URL.
  */
 import type { ClientMessageInput, ServerMessage } from '../../../channel/protocol.ts';
 
+export type ChannelEvent =
+  | { kind: 'session'; expiresAt: string }
+  | { kind: 'reconnecting'; attempt: number }
+  | { kind: 'resumed'; running: 'scan' | 'unsubscribe' | null }
+  | { kind: 'expired' }
+  | { kind: 'replaced' }
+  | { kind: 'ended' }
+  | { kind: 'lost' };
+
 export interface Channel {
+  /** Sends now, or once connected (and resumed, when there is a session to resume). */
   send(msg: ClientMessageInput): void;
-  /** the generation of the open (or opening) connection; 0 before the first */
-  generation(): number;
-  isOpen(): boolean;
+  /** The session that will receive the next message; null before the first `ready`. */
+  session(): string | null;
 }
 
-export function openChannel(
-  onMessage: (m: ServerMessage) => void,
-  onClose: (generation: number, code: number) => void,
-): Channel {
-  let ws: WebSocket | null = null;
-  let gen = 0;
-  let pending: string[] = [];
+const RETRY_MS = [250, 1000, 2000, 4000, 8000];
+/** the server keeps a dropped session this long */
+const KEEP_MS = 10 * 60_000;
 
-  function ensure(): WebSocket {
-    if (ws && (ws.readyState === WebSocket.CONNECTING || ws.readyState === WebSocket.OPEN)) return ws;
-    gen += 1;
-    const mine = gen;
+export function openChannel(onMessage: (m: ServerMessage) => void, onEvent: (e: ChannelEvent) => void): Channel {
+  let ws: WebSocket | null = null;
+  let session: string | null = null;
+  /** the session this connection must take over before anything else is sent */
+  let resuming: string | null = null;
+  /** this connection's own session, used when the one to resume is gone */
+  let fresh: { session: string; expires_at: string } | null = null;
+  let ready = false;
+  let queue: ClientMessageInput[] = [];
+  let attempt = 0;
+  let droppedAt = 0;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+
+  function connect(): void {
+    clearTimeout(retry);
+    ready = false;
     const socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
-    socket.addEventListener('open', () => {
-      for (const m of pending) socket.send(m);
-      pending = [];
-    });
+    ws = socket;
     socket.addEventListener('message', (ev) => {
+      let m: ServerMessage;
       try {
-        onMessage(JSON.parse(String(ev.data)) as ServerMessage);
+        m = JSON.parse(String(ev.data)) as ServerMessage;
       } catch {
-        // a frame we cannot read is ignored; the server only sends JSON
+        return; // the server only sends JSON
       }
+      if (handleOwn(socket, m)) return;
+      onMessage(m);
     });
     socket.addEventListener('close', (ev) => {
-      if (ws === socket) ws = null;
-      pending = [];
-      onClose(mine, ev.code);
+      if (ws !== socket) return;
+      ws = null;
+      ready = false;
+      closed(ev.code, ev.reason);
     });
-    ws = socket;
-    return socket;
+  }
+
+  /** The messages about the connection itself; true when the page need not see it. */
+  function handleOwn(socket: WebSocket, m: ServerMessage): boolean {
+    if (m.type === 'ready') {
+      attempt = 0;
+      if (session && session !== m.session) {
+        resuming = session;
+        fresh = m;
+        socket.send(JSON.stringify({ type: 'resume', session } satisfies ClientMessageInput));
+        return true;
+      }
+      session = m.session;
+      onEvent({ kind: 'session', expiresAt: m.expires_at });
+      flush(socket);
+      return false;
+    }
+    if (m.type === 'resumed' && resuming) {
+      session = m.session;
+      resuming = null;
+      onEvent({ kind: 'session', expiresAt: m.expires_at });
+      onEvent({ kind: 'resumed', running: m.running });
+      flush(socket);
+      return true;
+    }
+    if (m.type === 'error' && m.code === 'SESSION_EXPIRED' && resuming && fresh) {
+      session = fresh.session;
+      resuming = null;
+      queue = queue.filter((q) => q.type !== 'unsubscribe' && q.type !== 'cancel'); // they needed the old sign-in
+      onEvent({ kind: 'expired' });
+      onEvent({ kind: 'session', expiresAt: fresh.expires_at });
+      flush(socket);
+      return true;
+    }
+    if (m.type === 'error' && m.code === 'SESSION_ENDED') {
+      session = null;
+      onEvent({ kind: 'ended' });
+      return true;
+    }
+    return false;
+  }
+
+  function flush(socket: WebSocket): void {
+    ready = true;
+    for (const m of queue) socket.send(JSON.stringify(m));
+    queue = [];
+  }
+
+  function closed(code: number, reason: string): void {
+    if (code === 4001) {
+      session = null; // another window took the session over
+      queue = [];
+      onEvent({ kind: 'replaced' });
+    } else if (code === 1000 || code === 1009 || !session) {
+      // idle, the session's end, or nothing to resume: reconnect when the page next sends
+      if (reason !== 'idle') session = null;
+    } else {
+      if (attempt === 0) droppedAt = Date.now();
+      if (Date.now() - droppedAt > KEEP_MS) {
+        session = null;
+        onEvent({ kind: 'lost' });
+        return;
+      }
+      onEvent({ kind: 'reconnecting', attempt: attempt + 1 });
+      retry = setTimeout(connect, RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)]);
+      attempt++;
+    }
   }
 
   return {
     send(msg) {
-      const socket = ensure();
-      const text = JSON.stringify(msg);
-      if (socket.readyState === WebSocket.OPEN) socket.send(text);
-      else pending.push(text);
+      if (ws && ready && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+      else {
+        queue.push(msg);
+        if (!ws) connect();
+      }
     },
-    generation: () => gen,
-    isOpen: () => ws !== null && ws.readyState === WebSocket.OPEN,
+    session: () => resuming ?? session,
   };
 }

@@ -12,7 +12,7 @@ import type {
   UnsubscribeResultMessage,
 } from '../../../channel/protocol.ts';
 import { byId, el, fill } from '../shared/dom.ts';
-import { openChannel } from './connection.ts';
+import { type ChannelEvent, openChannel } from './connection.ts';
 import { emailValue, initForm, providerHelp, scanMessage, setScanning } from './form.ts';
 import { loadHistory, rememberUnsubscribe } from './history.ts';
 import { clearWorking, setRowStatus } from './rows.ts';
@@ -27,15 +27,23 @@ import {
   selected,
   upsert,
 } from './table.ts';
-import { errorAdvice, num, phaseText, plural } from './words.ts';
+import { clock, errorAdvice, num, phaseText, plural } from './words.ts';
 
-let scanGeneration = 0; // the connection whose scan the table shows; unsubscribing needs it
 let busy: 'scan' | 'unsubscribe' | null = null;
+/** whether the server still holds the sign-in of the scan the table shows */
+let signedIn = false;
 let lastQuotaEmail = '';
 
 const status = (text: string) => {
   byId('status').textContent = text;
 };
+
+/** Says what happened to the connection (a live region of its own, kept until the next scan). */
+function notice(text: string): void {
+  const box = byId('notice');
+  box.textContent = text;
+  box.hidden = !text;
+}
 
 function showError(text: string, link?: { href: string; label: string }): void {
   const box = byId('error');
@@ -101,8 +109,10 @@ function onError(e: ErrorMessage): void {
 
 function onResult(r: UnsubscribeResultMessage): void {
   const row = rowById(r.id);
-  if (row) setRowStatus(row, r);
-  if (!r.dry_run && row && (r.status === 'unsubscribed' || r.status === 'email_sent'))
+  if (!row) return;
+  const again = row.tr.dataset.status === (r.dry_run ? `planned-${r.status}` : r.status); // replayed after a resume
+  setRowStatus(row, r);
+  if (!again && !r.dry_run && (r.status === 'unsubscribed' || r.status === 'email_sent'))
     rememberUnsubscribe(row.sub.list_key);
 }
 
@@ -137,6 +147,7 @@ function onUnsubscribeDone(d: UnsubscribeDoneMessage): void {
 /** One handler per server message type: a type the server adds and the page ignores does not compile. */
 const HANDLERS: { [T in ServerMessage['type']]: (m: ServerMessageOf<T>) => void } = {
   ready: () => {},
+  resumed: () => {},
   quota: (m) => {
     if (m.email === emailValue())
       byId('quota').textContent = `${plural(m.scans_left, 'free scan')} left today for this address.`;
@@ -165,13 +176,50 @@ function updateSelection(): void {
   byId('results-count').textContent = countText();
 }
 
-const channel = openChannel(dispatch, (gen) => {
-  if (busy && gen === scanGeneration) {
-    busy = null;
-    setScanning(false);
-    showError('The live connection closed. Anything found so far is still shown; scan again to continue.');
+/** The sign-in is gone: what is on the page stays, acting on it needs a new scan. */
+function signedOut(text: string): void {
+  signedIn = false;
+  if (busy === 'unsubscribe') for (const r of selected()) clearWorking(r);
+  if (busy === 'scan') byId('progress-label').textContent = 'The scan stopped.';
+  busy = null;
+  setScanning(false);
+  byId('session-note').textContent = '';
+  notice(text);
+}
+
+function onChannel(e: ChannelEvent): void {
+  switch (e.kind) {
+    case 'session':
+      byId('session-note').textContent =
+        `Your sign-in stays in our server’s memory until ${clock(e.expiresAt)} at the latest, and for 10 minutes if this page loses its connection; then it is wiped.`;
+      break;
+    case 'reconnecting':
+      notice('The connection to our server dropped. Reconnecting…');
+      break;
+    case 'resumed':
+      notice(
+        `Reconnected. Your results and selection are as you left them${e.running ? `; the ${e.running === 'scan' ? 'scan' : 'unsubscribing'} went on meanwhile` : ''}.`,
+      );
+      break;
+    case 'expired':
+      if (signedIn || busy) signedOut(errorAdvice('SESSION_EXPIRED', '', providerHelp()));
+      break;
+    case 'ended':
+      if (signedIn || busy) signedOut(errorAdvice('SESSION_ENDED', '', providerHelp()));
+      break;
+    case 'replaced':
+      signedOut('This scan was taken over by another window or tab; continue there, or scan again here.');
+      break;
+    case 'lost':
+      if (signedIn || busy)
+        signedOut(
+          'The connection could not be restored, so the sign-in is gone. The results stay here; scan again to unsubscribe.',
+        );
+      break;
   }
-});
+}
+
+const channel = openChannel(dispatch, onChannel);
 
 function startScan(ev: Event): void {
   ev.preventDefault();
@@ -183,8 +231,9 @@ function startScan(ev: Event): void {
   byId('results').hidden = true;
   byId('scan').hidden = false;
   byId<HTMLProgressElement>('progress').removeAttribute('value');
+  notice('');
   channel.send(scanMessage(loadHistory()));
-  scanGeneration = channel.generation();
+  signedIn = true;
   busy = 'scan';
   setScanning(true);
 }
@@ -199,8 +248,8 @@ function unsubscribe(dryRun: boolean): void {
     status('Wait for the current step to finish.');
     return;
   }
-  if (channel.generation() !== scanGeneration || !channel.isOpen()) {
-    showError('The connection that ran the scan has closed, so its sign-in is gone. Scan again, then unsubscribe.');
+  if (!signedIn) {
+    showError('The sign-in of this scan is gone from our server. Scan again, then unsubscribe.');
     return;
   }
   byId('error').hidden = true;

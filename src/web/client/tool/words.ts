@@ -4,11 +4,14 @@ import type { ProgressMessage, UnsubscribeResultMessage, WsErrorCode } from '../
 const NUM = new Intl.NumberFormat('en');
 const DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
 const TIME = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', weekday: 'short' });
+const CLOCK = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
 
 export const num = (n: number) => NUM.format(n);
 export const percent = (rate: number) => `${Math.round(rate * 100)}%`;
 export const perMonth = (n: number) => (n >= 10 ? String(Math.round(n)) : n.toFixed(1));
 export const day = (iso: string | null) => (iso ? DAY.format(new Date(iso)) : '—');
+/** "14:32", in the person's time zone */
+export const clock = (iso: string) => CLOCK.format(new Date(iso));
 export const plural = (n: number, one: string, many = `${one}s`) => `${num(n)} ${n === 1 ? one : many}`;
 
 export function phaseText(p: ProgressMessage): string {
@@ -70,6 +73,10 @@ const ADVICE: Record<WsErrorCode, Advice> = {
     'The connection to your mail server dropped during the scan. Try again; anything found so far is still shown below.',
   BUSY: () => 'A scan or unsubscribe is still running. Wait for it to finish, or press “Stop scanning”.',
   INVALID_MESSAGE: (message) => `Something in the form was not accepted (${message}). Check the fields and try again.`,
+  SESSION_EXPIRED: () =>
+    'You were away for more than 10 minutes, so the server wiped your sign-in. The results stay on this page; scan again to unsubscribe.',
+  SESSION_ENDED: () =>
+    'This session reached its one-hour limit and the server wiped your sign-in. The results stay on this page; scan again to unsubscribe.',
   INTERNAL: () => 'Something went wrong on our side. Please try again in a moment.',
 };
 

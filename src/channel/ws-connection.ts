@@ -1,0 +1,144 @@
+/**
+ * One /ws connection: it opens a session and drives it, or resumes one whose connection
+ * dropped. It turns frames into session commands, closes when idle (no client message and
+ * nothing running) and pings so proxies keep it open and a dead peer is noticed. Message
+ * contents are never logged: they carry passwords and the session secret.
+ */
+import type { FastifyBaseLogger as Logger } from 'fastify';
+import type { WebSocket } from 'ws';
+import { ClientMessage, describeIssues, PROTOCOL_VERSION, type ServerMessage, WS_CLOSE } from './protocol.ts';
+import type { ScanSession, SessionOwner } from './session.ts';
+import type { SessionStore } from './session-store.ts';
+
+export interface ConnectionSettings {
+  /** close a connection with no client message and nothing running for this long */
+  idleMs: number;
+  /** ping this often; a peer that has not answered the previous ping is dropped */
+  pingMs: number;
+}
+
+export function driveConnection(
+  socket: WebSocket,
+  ctx: { store: SessionStore; dailyLimit: number; settings: ConnectionSettings; log: Logger },
+): void {
+  const { store, settings, log } = ctx;
+  const send = (msg: ServerMessage) => {
+    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(msg));
+  };
+  const owner: SessionOwner = {
+    send,
+    ended() {
+      send({ type: 'error', code: 'SESSION_ENDED', message: 'This session reached its time limit; scan again.' });
+      socket.close(WS_CLOSE.ended.code, WS_CLOSE.ended.reason);
+    },
+    replaced: () => socket.close(WS_CLOSE.replaced.code, WS_CLOSE.replaced.reason),
+  };
+  let session: ScanSession = store.open();
+  session.attach(owner);
+
+  let idle: NodeJS.Timeout | undefined;
+  let closed = false;
+  const armIdle = () => {
+    clearTimeout(idle);
+    if (closed) return; // a command that ends after the close must not start a timer
+    idle = setTimeout(() => {
+      if (session.running) armIdle();
+      else socket.close(WS_CLOSE.idle.code, WS_CLOSE.idle.reason);
+    }, settings.idleMs);
+  };
+  let answered = true;
+  const pinger = setInterval(() => {
+    if (!answered) {
+      socket.terminate(); // no pong since the last ping: the peer is gone
+      return;
+    }
+    answered = false;
+    socket.ping();
+  }, settings.pingMs);
+  socket.on('pong', () => {
+    answered = true;
+  });
+
+  function resume(id: string) {
+    if (id !== session.id) {
+      if (session.running) {
+        send({ type: 'error', code: 'BUSY', message: 'Something is running in this connection’s own session.' });
+        return;
+      }
+      const target = store.find(id);
+      if (!target) {
+        send({
+          type: 'error',
+          code: 'SESSION_EXPIRED',
+          message: 'That session has ended; its sign-in was wiped. Scan again.',
+        });
+        return;
+      }
+      session.detach(owner);
+      store.release(session); // this connection's own session, now unused
+      session = target;
+      store.claim(session);
+    }
+    // Synchronously: nothing the session reports can fall between `resumed` and the replay.
+    session.attach(owner);
+    send({
+      type: 'resumed',
+      session: session.id,
+      expires_at: session.expiresAt.toISOString(),
+      running: session.running,
+    });
+    for (const m of session.replay()) send(m);
+  }
+
+  async function handle(raw: string) {
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      send({ type: 'error', code: 'INVALID_MESSAGE', message: 'message: not valid JSON' });
+      return;
+    }
+    const parsed = ClientMessage.safeParse(json);
+    if (!parsed.success) {
+      send({ type: 'error', code: 'INVALID_MESSAGE', message: describeIssues(parsed.error) });
+      return;
+    }
+    const m = parsed.data;
+    if (m.type === 'quota') await session.quota(m.email);
+    else if (m.type === 'scan') await session.scan(m);
+    else if (m.type === 'unsubscribe') await session.unsubscribe(m);
+    else if (m.type === 'cancel') session.cancel();
+    else resume(m.session);
+  }
+
+  // Attach synchronously: messages that arrive before an await would be lost
+  // (fastify/fastify-websocket#106).
+  socket.on('message', (data, isBinary) => {
+    armIdle();
+    if (isBinary) {
+      send({ type: 'error', code: 'INVALID_MESSAGE', message: 'message: send JSON text frames' });
+      return;
+    }
+    handle(data.toString())
+      .catch((err: unknown) => {
+        log.error({ err }, 'channel message failed');
+        send({ type: 'error', code: 'INTERNAL', message: 'Something went wrong on our side; please try again.' });
+      })
+      .finally(armIdle); // a scan or batch that just ended starts the idle time afresh
+  });
+  socket.on('close', () => {
+    closed = true;
+    clearTimeout(idle);
+    clearInterval(pinger);
+    if (session.detach(owner)) store.release(session);
+  });
+  socket.on('error', () => {});
+  armIdle();
+  send({
+    type: 'ready',
+    protocol: PROTOCOL_VERSION,
+    daily_limit: ctx.dailyLimit,
+    session: session.id,
+    expires_at: session.expiresAt.toISOString(),
+  });
+}
