@@ -30,7 +30,7 @@ export const ScanMessage = z
     tls: TlsMode.optional(),
     smtp: z.strictObject({ host: Host, port: Port, tls: TlsMode }).optional(),
     since: z.iso.date().or(z.iso.datetime()).optional(),
-    /** folder paths, or roles: all (Gmail's All Mail), junk/spam, archive; default INBOX */
+    /** folder paths, or roles: default, all, archive, junk (spam), trash; default ["default"] (docs/websocket.md) */
     mailboxes: z.array(z.string().min(1).max(200)).min(1).max(10).optional(),
     previous_unsubscribes: z
       .array(z.strictObject({ list_key: z.string().min(1).max(600), at: z.iso.datetime() }))

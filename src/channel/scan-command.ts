@@ -114,6 +114,7 @@ export async function scanForSession(
     subscriptions: subs.size,
     duration_ms: result.durationMs,
     cancelled: result.cancelled,
+    mailboxes: result.mailboxes,
     verification: summarizeVerification(previous, subs),
   });
   return { email: m.email, creds, imap, smtp, subscriptions: subs, uids: result.uids };

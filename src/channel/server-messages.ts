@@ -59,6 +59,8 @@ export const DoneMessage = z.strictObject({
   subscriptions: Count,
   duration_ms: Count,
   cancelled: z.boolean(),
+  /** every folder read, in order, with the messages read in it (within `since`) */
+  mailboxes: z.array(z.strictObject({ path: z.string(), messages: Count })),
   verification: z.array(z.strictObject({ list_key: z.string(), at: Iso, status: Verification })),
 });
 export type DoneMessage = z.infer<typeof DoneMessage>;

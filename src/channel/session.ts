@@ -1,6 +1,6 @@
 /**
  * A scan session, independent of any transport: the /ws adapter (ws-connection.ts) drives
- * one, and so can anything else that hands a person's scan over (an agent's hand-off).
+ * one through these methods, and nothing here knows about WebSockets.
  * It runs at most one scan or unsubscribe batch at a time, keeps the last scan's results and
  * credentials in memory — never on disk, never in a log — and keeps a journal of what it
  * reported, so a connection that takes the session over gets every subscription, the scan's

@@ -13,7 +13,7 @@ import type { SessionStore } from './session-store.ts';
 export interface ConnectionSettings {
   /** close a connection with no client message and nothing running for this long */
   idleMs: number;
-  /** ping this often; a peer that has not answered the previous ping is dropped */
+  /** ping this often; a peer that answered neither of the last two pings is dropped */
   pingMs: number;
 }
 
@@ -46,17 +46,18 @@ export function driveConnection(
       else socket.close(WS_CLOSE.idle.code, WS_CLOSE.idle.reason);
     }, settings.idleMs);
   };
-  let answered = true;
+  // A peer that answered neither of the last two pings is gone (one late pong is only a busy moment).
+  let unanswered = 0;
   const pinger = setInterval(() => {
-    if (!answered) {
-      socket.terminate(); // no pong since the last ping: the peer is gone
+    if (unanswered >= 2) {
+      socket.terminate();
       return;
     }
-    answered = false;
+    unanswered++;
     socket.ping();
   }, settings.pingMs);
   socket.on('pong', () => {
-    answered = true;
+    unanswered = 0;
   });
 
   function resume(id: string) {

@@ -13,7 +13,7 @@ import { driveConnection } from './ws-connection.ts';
 export interface ChannelSettings {
   /** close a connection with no client message and nothing running for this long */
   idleMs: number;
-  /** ping every connection this often (proxies drop silent ones; a dead peer is noticed) */
+  /** ping every connection this often (proxies drop silent ones); no answer to two: the peer is gone */
   pingMs: number;
   /** a session's hard limit, from its start */
   lifetimeMs: number;

@@ -1,9 +1,9 @@
 /**
  * The scan's one hot command, read lean: `UID FETCH <set> (UID FLAGS BODY.PEEK[HEADER.FIELDS
- * (…7 fields…)])` on a connection of its own (lean-imap.ts), streaming `{uid, seen, headers}`.
+ * (…the scan's fields…)])` on a connection of its own (lean-imap.ts), streaming `{uid, seen, headers}`.
  *
- * imapflow tokenizes every response into objects and costs ~55–60 µs of client CPU per message,
- * 4.5–7× what a warm Dovecot needs to answer (research imap-scan-limits.md). Here the tokenizer
+ * imapflow tokenizes every response into objects and costs ~50 µs of client CPU per message,
+ * 7.5–8.5× the raw limit on a warm Dovecot (docs/benchmarks.md, bench/scan). Here the tokenizer
  * only splits lines and literals, and this file reads a FETCH response's few items straight from
  * the bytes (RFC 3501 §7.4.2): UID and FLAGS in any order, the BODY[…] value as literal, quoted
  * string or NIL. Anything else in a FETCH (MODSEQ, X-GM-…) is skipped whole. Untagged responses
@@ -16,7 +16,7 @@ import type { LeanFailure, LeanImap, Tagged } from './lean-imap.ts';
 
 /** RFC 3501 §6.4.5: BODY.PEEK never sets \Seen. The order matches imapflow's request. */
 export const FETCH_ITEMS =
-  '(UID FLAGS BODY.PEEK[HEADER.FIELDS (FROM LIST-UNSUBSCRIBE LIST-UNSUBSCRIBE-POST LIST-ID DATE SUBJECT AUTHENTICATION-RESULTS)])';
+  '(UID FLAGS BODY.PEEK[HEADER.FIELDS (FROM LIST-UNSUBSCRIBE LIST-UNSUBSCRIBE-POST LIST-ID DATE SUBJECT AUTHENTICATION-RESULTS MESSAGE-ID)])';
 
 export interface FetchedHeaders {
   uid: number;

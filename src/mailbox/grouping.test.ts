@@ -25,6 +25,7 @@ function msg(over: Partial<ParsedMessage> & { fromAddr?: string; fromName?: stri
     date: new Date('2025-06-01T00:00:00Z'),
     subject: 'Hello',
     auth: { dkim: 'unknown', spf: 'unknown', dmarc: 'unknown' },
+    messageId: null,
     ...rest,
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Parsed messages → subscriptions, one per list, kept in memory for one scan.
  *
- * Rules (DESIGN §5 "Mailbox scan"):
+ * Rules (docs/websocket.md "A subscription"):
  * - A message counts only when it offers at least one usable unsubscribe method (one-click,
  *   http(s) link or mailto). A List-Id alone gives the user nothing to act on.
  * - Key: the List-Id when present (RFC 2919: one list, possibly many From addresses), else the
@@ -111,7 +111,7 @@ export function createGrouper(opts: GrouperOptions): Grouper {
       g.lastMs = g.lastMs === null ? ms : Math.max(g.lastMs, ms);
     }
     // Unsubscribe URLs often carry a per-message token: the newest message's are the live ones,
-    // and its one-click (or lack of one) is the sender's current behaviour (research §4.3).
+    // and its one-click (or lack of one) is the sender's current behaviour.
     // Older tokens may already be dead, and offering five variants of the same address
     // helps no one: all three method lists are the newest message's.
     if (isNewest) {

@@ -192,6 +192,7 @@ test("readScanFields gives splitHeaderFields' values for the scan's fields", () 
         listUnsubscribePost: values('list-unsubscribe-post'),
         listId: values('list-id'),
         authenticationResults: values('authentication-results'),
+        messageId: first('message-id'),
       },
       `block ${i}: ${JSON.stringify(block.toString('latin1'))}`,
     );

@@ -36,7 +36,7 @@ function isWsp(c: number): boolean {
   return c === SP || c === HTAB;
 }
 
-/** What a scan reads: every value of the list and auth fields, and the first From, Subject and Date. */
+/** What a scan reads: every value of the list and auth fields, and the first From, Subject, Date and Message-ID. */
 export interface ScanFields {
   from: string | undefined;
   subject: string | undefined;
@@ -45,12 +45,13 @@ export interface ScanFields {
   listUnsubscribePost: string[];
   listId: string[];
   authenticationResults: string[];
+  messageId: string | undefined;
 }
 
 // The scan's field names, lower-case, by index: 0 from, 1 subject, 2 date, 3 list-unsubscribe,
-// 4 list-unsubscribe-post, 5 list-id, 6 authentication-results. Only U+212A (→ 'k') and U+0130
-// (→ 'i' + U+0307) lower-case into ASCII, and no name here has a 'k', so an ASCII
-// case-insensitive match is exactly `toLowerCase() ===`.
+// 4 list-unsubscribe-post, 5 list-id, 6 authentication-results, 7 message-id. Only U+212A
+// (→ 'k') and U+0130 (→ 'i' + U+0307) lower-case into ASCII, and no name here has a 'k', so an
+// ASCII case-insensitive match is exactly `toLowerCase() ===`.
 const NAMES = [
   'from',
   'subject',
@@ -59,6 +60,7 @@ const NAMES = [
   'list-unsubscribe-post',
   'list-id',
   'authentication-results',
+  'message-id',
 ];
 
 // Non-unicode /i matches ASCII letters only in both cases: no non-ASCII character folds into
@@ -72,6 +74,8 @@ function nameIndex(s: string, a: number, z: number): number {
       return asciiEqualsLower(s, a, 'from') ? 0 : asciiEqualsLower(s, a, 'date') ? 2 : -1;
     case 7:
       return asciiEqualsLower(s, a, 'subject') ? 1 : asciiEqualsLower(s, a, 'list-id') ? 5 : -1;
+    case 10:
+      return asciiEqualsLower(s, a, 'message-id') ? 7 : -1;
     case 16:
       return asciiEqualsLower(s, a, 'list-unsubscribe') ? 3 : -1;
     case 21:
@@ -93,6 +97,7 @@ export function emptyScanFields(): ScanFields {
     listUnsubscribePost: [],
     listId: [],
     authenticationResults: [],
+    messageId: undefined,
   };
 }
 
@@ -122,7 +127,7 @@ export function readScanFields(
   if (opts?.needListUnsubscribe && !LIST_UNSUBSCRIBE.test(s)) return null;
   const out = reuse ?? emptyScanFields();
   if (reuse) {
-    out.from = out.subject = out.date = undefined;
+    out.from = out.subject = out.date = out.messageId = undefined;
     // New arrays rather than `length = 0`: V8 truncates through a slow runtime path, and most
     // blocks leave most of these empty anyway.
     if (out.listUnsubscribe.length > 0) out.listUnsubscribe = [];
@@ -169,7 +174,7 @@ function take(s: string, start: number, firstEnd: number, stop: number, out: Sca
     while (a < z && isWsp(s.charCodeAt(a))) a++;
     while (z > a && isWsp(s.charCodeAt(z - 1))) z--;
     index = nameIndex(s, a, z);
-    if (index < 0 || (index <= 2 && alreadySet(out, index))) return;
+    if (index < 0 || alreadySet(out, index)) return;
     raw = stop < 0 ? s.slice(colon + 1, firstEnd) : unfold(s, colon + 1, stop);
   } else {
     // No ':' on the first line (rare): the name is folded, or there is no ':' at all, which
@@ -177,7 +182,7 @@ function take(s: string, start: number, firstEnd: number, stop: number, out: Sca
     const unfolded = stop < 0 ? s.slice(start, firstEnd) : unfold(s, start, stop);
     const sep = unfolded.indexOf(':');
     index = NAMES.indexOf(trimWsp(sep < 0 ? unfolded : unfolded.slice(0, sep)).toLowerCase());
-    if (index < 0 || (index <= 2 && alreadySet(out, index))) return;
+    if (index < 0 || alreadySet(out, index)) return;
     raw = sep < 0 ? '' : unfolded.slice(sep + 1);
   }
   const value = trimWsp(raw.indexOf('\r') < 0 ? raw : raw.replace(/[\r\n]+/g, ' '));
@@ -187,12 +192,24 @@ function take(s: string, start: number, firstEnd: number, stop: number, out: Sca
   else if (index === 3) out.listUnsubscribe.push(value);
   else if (index === 4) out.listUnsubscribePost.push(value);
   else if (index === 5) out.listId.push(value);
-  else out.authenticationResults.push(value);
+  else if (index === 6) out.authenticationResults.push(value);
+  else out.messageId = value;
 }
 
-/** From, Subject and Date count once: the first field wins, as postal-mime's `find` does. */
+/** From, Subject, Date and Message-ID count once: the first field wins, as postal-mime's `find` does. */
 function alreadySet(out: ScanFields, index: number): boolean {
-  return (index === 0 ? out.from : index === 1 ? out.subject : out.date) !== undefined;
+  switch (index) {
+    case 0:
+      return out.from !== undefined;
+    case 1:
+      return out.subject !== undefined;
+    case 2:
+      return out.date !== undefined;
+    case 7:
+      return out.messageId !== undefined;
+    default:
+      return false;
+  }
 }
 
 /** s[from, stop) with every line end (CRs before an LF, and the LF) removed: the unfolded text. */

@@ -124,6 +124,7 @@ export function createHeaderParser(opts: { memo: boolean } = { memo: true }): He
       // postal-mime sets subject only for a non-empty first Subject field
       subject: f.subject ? (c ? cachedSubject(c, f.subject) : subjectText(f.subject)) : null,
       auth: parseAuthResults(f.authenticationResults),
+      messageId: messageIdOf(f.messageId),
     };
   }
 }
@@ -193,7 +194,20 @@ export function fromEmail(meta: MessageMeta, email: HeaderFields): ParsedMessage
     date: date(email.date),
     subject: email.subject === undefined ? null : cleanText(email.subject, MAX_SUBJECT_LENGTH),
     auth: parseAuthResults(all('authentication-results')),
+    messageId: messageIdOf(all('message-id')[0]),
   };
+}
+
+/**
+ * RFC 5322 §3.6.4: the msg-id between the first pair of angle brackets; a value without them
+ * (seen in the wild) is taken whole. Bounded by the line length limit of §2.1.1.
+ */
+function messageIdOf(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  const open = value.indexOf('<');
+  const close = open < 0 ? -1 : value.indexOf('>', open + 1);
+  const id = (close > open + 1 ? value.slice(open + 1, close) : value).trim();
+  return id.length > 0 && id.length <= 998 ? id : null;
 }
 
 /**
@@ -226,7 +240,7 @@ function firstListId(values: string[]) {
 
 /**
  * RFC 2047 §5 does not allow encoded words in a URI list, yet some senders encode the whole
- * field (research §4.3). Only a value that starts with an encoded word and has no '<' is decoded:
+ * field. Only a value that starts with an encoded word and has no '<' is decoded:
  * a normal value is left alone so a URL containing "=?" is never altered.
  */
 function decodeWholeValue(value: string): string {

@@ -3,7 +3,7 @@
  *
  * Every byte here was chosen by whoever sent the mail, so the parser is strict about what it
  * accepts and never throws: a malformed item is dropped, never "repaired" into something the
- * sender did not write. Edge cases follow research/anchors-unsubscribe.md §4.3–4.4.
+ * sender did not write. docs/unsubscribe.md says what is used and why.
  */
 import type { MailtoMethod, UnsubscribeMethods } from './types.ts';
 
@@ -13,7 +13,7 @@ export const MAX_VALUE_LENGTH = 8 * 1024;
 export const MAX_URIS = 10;
 /** Per URI; long enough for ESP tokens (JWTs run to ~1.5 KB), short enough to bound work. */
 export const MAX_URI_LENGTH = 4096;
-// Limits from research §4.4 (nothx): RFC 5322 §2.1.1 caps a header line at 998 octets.
+// RFC 5322 §2.1.1 caps a header line at 998 octets; a subject longer than that cannot be sent.
 const MAX_SUBJECT_BYTES = 998;
 const MAX_BODY_BYTES = 16 * 1024;
 
@@ -32,12 +32,12 @@ export function parseListUnsubscribe(values: string[], postValues: string[]): Un
   // RFC 8058 §3.1: one-click needs the exact Post value and an HTTPS URI (http: never qualifies;
   // a Post header beside only a mailto gives no one-click). With several List-Unsubscribe fields
   // we cannot tell which one the sender's DKIM signature covers (a relay can prepend one), so
-  // one-click is withheld and the URIs stay available as links and mailto (research §4.3).
+  // one-click is withheld and the URIs stay available as links and mailto.
   const oneClick = values.length === 1 && hasOneClickPost(postValues) ? (http.find(isHttps) ?? null) : null;
   return { one_click: oneClick, http, mailto };
 }
 
-/** RFC 8058 §3.1 value, compared after trimming and case-insensitively (research §4.1). */
+/** RFC 8058 §3.1 value, compared after trimming and case-insensitively. */
 export function hasOneClickPost(postValues: string[]): boolean {
   // The exact RFC 8058 spelling needs no trimming or lower-casing (the common case, per message).
   return postValues.some(
@@ -52,13 +52,13 @@ function isHttps(uri: string): boolean {
 /**
  * The URI strings of one List-Unsubscribe value, unvalidated, in header order.
  * RFC 2369 §2: a comma-separated list of `<URL>`s with whitespace and comments between them;
- * the brackets are found first, so commas inside a URL stay part of it (research §4.3).
+ * the brackets are found first, so commas inside a URL stay part of it.
  */
 export function extractUris(value: string): string[] {
   let i = skipCfws(value, 0);
   if (i >= value.length) return [];
   // RFC 2369 §2 rule 1 says to ignore a field that does not start with '<'. Mail clients accept
-  // a field that is exactly one URI, and so do we (DESIGN §5), but only https or mailto.
+  // a field that is exactly one URI, and so do we (docs/websocket.md), but only https or mailto.
   if (value[i] !== '<') return value.includes('<') || value.includes('>') ? [] : bareUri(value.trim());
   const out: string[] = [];
   while (i < value.length && value[i] === '<') {
@@ -122,7 +122,7 @@ export function classifyUri(uri: string): ClassifiedUri | null {
   if (!/^https?:\/\//i.test(uri)) return null;
   if (!plainAuthority(uri)) {
     const url = URL.parse(uri);
-    // Credentials in an unsubscribe URL are never legitimate (research §4.5).
+    // Credentials in an unsubscribe URL are never legitimate (RFC 3986 §3.2.1 deprecates them).
     if (!url || url.hostname === '' || url.username !== '' || url.password !== '') return null;
   }
   return { kind: 'http', uri, https: scheme === 'https' };
@@ -152,7 +152,7 @@ export function plainAuthority(uri: string): boolean {
  * RFC 6068 mailto → one recipient plus optional subject and body, or null when the method must
  * be refused. Refused: several recipients in the path, any `to`/`cc`/`bcc` hfield (honouring them
  * would let a sender make the user mail third parties; dropping them would send something other
- * than what the URI asks — research §4.4), bad percent-escapes, control characters in the subject.
+ * than what the URI asks), bad percent-escapes, control characters in the subject.
  */
 export function parseMailto(uri: string): MailtoMethod | null {
   if (uri.length > MAX_URI_LENGTH || !/^mailto:[\x21-\x7e]*$/i.test(uri)) return null;
@@ -189,7 +189,7 @@ export function parseMailto(uri: string): MailtoMethod | null {
 
 /**
  * RFC 6068 §2 uses percent-encoding only (UTF-8 underneath): '+' is a literal plus, never a
- * space (URLSearchParams gets this wrong, research §4.4). A bad escape or bad UTF-8 → null.
+ * space (URLSearchParams decodes it as a space). A bad escape or bad UTF-8 → null.
  */
 export function percentDecode(s: string): string | null {
   if (!s.includes('%')) return s; // nothing to decode (and nothing that could fail)

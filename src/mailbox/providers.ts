@@ -2,7 +2,6 @@
  * Mailbox providers that sign in with an app password, and `custom` for any IMAP server.
  * Host names and ports are the providers' published IMAP/SMTP settings; `appPasswordUrl`
  * points at the provider's own page for creating an app password (never a third party).
- * The OAuth provider (Microsoft) is added by the oauth capability through the same shape.
  */
 export type TlsMode = 'implicit' | 'starttls';
 
@@ -21,8 +20,6 @@ export interface ProviderPreset {
   /** where a person creates the app password this provider requires for IMAP */
   appPasswordUrl: string | null;
   appPasswordHelp: string;
-  /** Gmail keeps every message in All Mail; scanning it covers archived mail too */
-  allMail?: string;
 }
 
 const ep = (host: string, port: number, tls: TlsMode): Endpoint => ({ host, port, tls });
@@ -36,7 +33,6 @@ export const PROVIDERS: readonly ProviderPreset[] = [
     auth: 'password',
     appPasswordUrl: 'https://myaccount.google.com/apppasswords',
     appPasswordHelp: 'Turn on 2-Step Verification, then create an app password under Security › App passwords.',
-    allMail: '[Gmail]/All Mail',
   },
   {
     id: 'yahoo',

@@ -11,7 +11,7 @@ export interface MessageMeta {
   /** true when the mailbox is a Junk/Spam folder (special-use \Junk or a known name) */
   junk: boolean;
   seen: boolean;
-  /** the fetched header block (From, List-Unsubscribe, List-Unsubscribe-Post, List-Id, Date, Subject, Authentication-Results) */
+  /** the fetched header block (src/mailbox/scan-read.ts HEADER_FIELDS) */
   headers: Uint8Array;
 }
 
@@ -53,6 +53,8 @@ export interface ParsedMessage {
   date: Date | null;
   subject: string | null;
   auth: SenderAuth;
+  /** RFC 5322 §3.6.4 msg-id without its angle brackets: one message in two folders is counted once */
+  messageId: string | null;
 }
 
 export interface ServiceMatch {

@@ -40,6 +40,7 @@ let browser: Browser;
 let page: Page;
 let problems: string[];
 let truth: MailboxTruth;
+let inboxSize = 0;
 /** every socket upgraded to a WebSocket, so a test can cut them as a network would */
 const upgraded: Duplex[] = [];
 
@@ -63,11 +64,9 @@ before(async () => {
     ...listMessages({ from: 'weekly@loopback.test', oneClick: `${o}/u/weekly`, count: 5, seen: true }),
     ...listMessages({ from: 'promo@forged-loopback.test', oneClick: `${o}/u/forged`, count: 3, dkimFail: true }),
   ];
-  dovecot = await startDovecot({
-    users: [
-      { user: USER, password: PASSWORD, mailboxes: { INBOX: [...(byMailbox(gen.messages).INBOX ?? []), ...own] } },
-    ],
-  });
+  const inbox = [...(byMailbox(gen.messages).INBOX ?? []), ...own];
+  inboxSize = inbox.length;
+  dovecot = await startDovecot({ users: [{ user: USER, password: PASSWORD, mailboxes: { INBOX: inbox } }] });
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   t = await startTestApp({
@@ -130,6 +129,16 @@ describe('the inbox tool in a browser', () => {
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByLabel('Email address').blur();
     await page.getByText('3 free scans left today for this address.').waitFor();
+    // The form says which folders it will read, and follows the Junk / Trash boxes.
+    const folders = page.locator('#folders-note');
+    assert.match(
+      (await folders.textContent()) ?? '',
+      /All Mail where your mail server has one.*otherwise your Inbox and Archive\. Junk and Trash only if/,
+    );
+    await page.getByText('More options', { exact: true }).click();
+    await page.getByLabel('Also look in Junk / Spam').check();
+    assert.match((await folders.textContent()) ?? '', /Inbox and Archive; also Junk \/ Spam\.$/);
+    await page.getByLabel('Also look in Junk / Spam').uncheck();
 
     // A wrong password first: the advice is about app passwords, and it costs no scan.
     await page.getByLabel('Password', { exact: true }).fill('not-the-password');
@@ -151,6 +160,10 @@ describe('the inbox tool in a browser', () => {
       await page.locator('#progress').getAttribute('max'),
     );
     await page.getByText('2 free scans left today for this address.').waitFor();
+    assert.match(
+      (await page.locator('#progress-label').textContent()) ?? '',
+      new RegExp(`\\(INBOX ${inboxSize}, Archive 0\\)\\.$`),
+    );
 
     const rows = await rowState();
     const expected = [

@@ -52,6 +52,7 @@ import {
 import { caPath } from './tls-ca.ts';
 
 const DOVECOT = process.env.DOVECOT_BIN ?? '/usr/sbin/dovecot';
+const DEFAULT_SPECIAL_USE = { Archive: '\\Archive', Junk: '\\Junk', Sent: '\\Sent', Trash: '\\Trash' };
 const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p));
 
 /** What is written to Maildir: the fixture generator's GeneratedMessage fits. */
@@ -69,9 +70,9 @@ export interface DovecotUser {
   password: string;
   /**
    * IMAP mailbox name ('INBOX', 'Archive', 'Junk', 'Lists/Deals': '/' separates levels) →
-   * its messages, in UID order. Archive, Junk, Sent and Trash always exist with their
-   * special-use flags; other names are created as plain folders. A name component may not
-   * contain '.' (Maildir++ uses it on disk).
+   * its messages, in UID order. The mailboxes of `specialUse` always exist with their flags;
+   * other names are created as plain folders. A name component may not contain '.'
+   * (Maildir++ uses it on disk).
    */
   mailboxes?: Record<string, MaildirMessage[]>;
 }
@@ -82,6 +83,12 @@ export interface DovecotOptions {
   authFailDelay?: boolean;
   /** serve on 127.0.0.2 so plaintext LOGIN before STARTTLS is refused (see the file header) */
   refusePlaintextLogin?: boolean;
+  /**
+   * Mailbox name → RFC 6154 special-use flag, over the defaults (Archive \\Archive, Junk
+   * \\Junk, Sent \\Sent, Trash \\Trash); null drops a default. E.g. a Gmail-like tree:
+   * `{ '[Gmail]/All Mail': '\\All', Archive: null }`. The same for every user.
+   */
+  specialUse?: Record<string, string | null>;
   /** mail_max_userip_connections (Dovecot's default: 10 per user and IP) */
   maxUserConnections?: number;
   /**
@@ -130,6 +137,9 @@ export async function startDovecot(opts: DovecotOptions): Promise<Dovecot> {
     join(opts.tmpRoot ?? process.env.OPTOUT_TEST_TMPDIR ?? pickTmpRoot(opts.users), 'optout-dovecot-'),
   );
   const host = opts.refusePlaintextLogin ? '127.0.0.2' : '127.0.0.1';
+  const specialUse: Record<string, string> = {};
+  for (const [name, flag] of Object.entries({ ...DEFAULT_SPECIAL_USE, ...opts.specialUse }))
+    if (flag !== null) specialUse[name] = flag;
   const ids = identities();
   const asRoot = process.getuid?.() === 0;
   const confPath = join(dir, 'dovecot.conf');
@@ -193,6 +203,7 @@ export async function startDovecot(opts: DovecotOptions): Promise<Dovecot> {
           asRoot,
           authFailDelay: opts.authFailDelay ?? false,
           maxUserConnections: opts.maxUserConnections ?? 10,
+          specialUse,
         }),
       );
       const out = openSync(join(dir, 'startup.log'), 'a');

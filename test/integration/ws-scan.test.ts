@@ -98,29 +98,32 @@ describe('scanning a mailbox over /ws', () => {
     assert.ok(left > 59 * 60_000 && left <= 60 * 60_000, `expires in ${left} ms`);
   });
 
-  test('a full scan finds exactly the lists of the ground truth, with their counts and methods', async () => {
+  test('a full scan reads INBOX and Archive and finds exactly the lists of the ground truth, with their counts and methods', async () => {
     const c = await client();
     c.send({ type: 'quota', email: 'alice@example.test' });
     assert.equal((await c.next('quota')).scans_left, 3);
     c.send(scanMsg('alice@example.test'));
     const done = await c.next('done', 60_000);
     assert.equal(done.cancelled, false);
-    const inbox = truth.lists.filter((l) => l.perMailbox.INBOX);
-    assert.equal(done.scanned, truth.perMailbox.INBOX);
-    assert.equal(done.subscriptions, inbox.length);
+    const read = ['INBOX', 'Archive']; // no \All here: INBOX and the \Archive folder, not Junk
+    assert.deepEqual(
+      done.mailboxes,
+      read.map((path) => ({ path, messages: truth.perMailbox[path] })),
+    );
+    const sum = (l: MailboxTruth['lists'][number], k: 'count' | 'seen') =>
+      read.reduce((n, b) => n + (l.perMailbox[b]?.[k] ?? 0), 0);
+    const found = truth.lists.filter((l) => sum(l, 'count') > 0);
+    assert.equal(done.scanned, truth.perMailbox.INBOX! + truth.perMailbox.Archive!);
+    assert.equal(done.subscriptions, found.length);
 
     const latest = new Map<string, Msg>();
     for (const m of c.all('subscription')) latest.set(m.subscription.id, m.subscription);
     const byKey = new Map([...latest.values()].map((s) => [s.list_key, s]));
-    assert.deepEqual([...byKey.keys()].sort(), inbox.map((l) => l.key).sort());
-    for (const l of inbox) {
+    assert.deepEqual([...byKey.keys()].sort(), found.map((l) => l.key).sort());
+    for (const l of found) {
       const s = byKey.get(l.key)!;
-      assert.equal(s.count, l.perMailbox.INBOX!.count, `${l.key} count`);
-      assert.equal(
-        s.read_rate,
-        Math.round((l.perMailbox.INBOX!.seen / l.perMailbox.INBOX!.count) * 100) / 100,
-        `${l.key} read rate`,
-      );
+      assert.equal(s.count, sum(l, 'count'), `${l.key} count`);
+      assert.equal(s.read_rate, Math.round((sum(l, 'seen') / sum(l, 'count')) * 100) / 100, `${l.key} read rate`);
       assert.equal(s.sender.address, l.from.toLowerCase());
       assert.equal(Boolean(s.methods.one_click), Boolean(l.oneClick), `${l.key} one-click`);
       if (l.oneClick) assert.equal(s.methods.one_click, l.oneClick);

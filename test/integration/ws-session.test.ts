@@ -55,7 +55,7 @@ before(async () => {
     BASE_URL: ORIGIN,
     OUTBOUND_ALLOW_HOSTS: [dovecot.imapsPort, target.port].map((p) => `127.0.0.1:${p}`).join(','),
   };
-  t = await startTestApp({ env, runtime: { worker: false, channel: { pingMs: 200 } } });
+  t = await startTestApp({ env, runtime: { worker: false, channel: { pingMs: 1000 } } });
   short = await startTestApp({ env, runtime: { worker: false, channel: { keepMs: 300 } } });
   idle = await startTestApp({ env, runtime: { worker: false, channel: { idleMs: 2000 } } });
   const url = async (app: TestApp) =>

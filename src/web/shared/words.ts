@@ -45,3 +45,11 @@ export interface LinkStatusWords {
 /** "Last checked 22 Nov 2026, 14:05 UTC: working (HTTP 200)." */
 export const linkStatusLine = (s: LinkStatusWords) =>
   `Last checked ${formatDateTime(s.checked_at)}: ${LINK_OUTCOME_LABEL[s.outcome] ?? s.outcome}${s.http_status ? ` (HTTP ${s.http_status})` : ''}.`;
+
+/** What the scan form says it will read (docs/websocket.md "Folders"): the default, plus the ticked extras. */
+export function foldersText(junk: boolean, trash: boolean): string {
+  const extra = [junk ? 'Junk / Spam' : '', trash ? 'Trash' : ''].filter(Boolean);
+  return `Folders: All Mail where your mail server has one (Gmail does), otherwise your Inbox and Archive${
+    extra.length ? `; also ${extra.join(' and ')}` : '. Junk and Trash only if you tick them under More options'
+  }.`;
+}

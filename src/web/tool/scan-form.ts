@@ -8,6 +8,7 @@
  */
 import { PROVIDERS } from '../../mailbox/providers.ts';
 import { html, type SafeHtml } from '../html.ts';
+import { foldersText } from '../shared/words.ts';
 
 /** Where each provider's own app-password page lives, named for the link text. */
 const OWNER: Record<string, string> = {
@@ -72,11 +73,13 @@ ${customServer()}
 <div class="field grow"><label for="password">App password</label><input id="password" name="password" type="password" autocomplete="off" required aria-describedby="password-promise"></div>
 </div>
 <p id="quota" class="small muted" aria-live="polite"></p>
+<p id="folders-note" class="small">${foldersText(false, false)}</p>
 <p id="password-promise" class="promise"><span class="lock" aria-hidden="true"></span>Your password is kept only in our server’s memory, for an hour at most and 10 minutes once you leave, then wiped; it is never stored or logged.</p>
 <details class="options"><summary>More options</summary>
 <div class="row">
 <div class="field"><label for="since">Only mail since</label><input id="since" name="since" type="date"></div>
-<label class="check"><input id="junk" name="junk" type="checkbox"> Also look in Junk / Spam</label>
+<label class="check"><input id="junk" name="junk" type="checkbox" aria-describedby="folders-note"> Also look in Junk / Spam</label>
+<label class="check"><input id="trash" name="trash" type="checkbox" aria-describedby="folders-note"> Also look in Trash</label>
 </div></details>
 <noscript><p class="note">The scan runs live in your browser and needs JavaScript. Everything else here works without it: the <a href="/services">cancellation guides</a> and the <a href="/blog/">blog</a>.</p></noscript>
 <div class="form-actions"><button type="submit" class="button" id="scan-button" disabled>Scan my inbox</button>

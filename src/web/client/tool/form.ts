@@ -3,11 +3,13 @@
  * fields only when they apply, and turns the fields into a `scan` message.
  */
 import type { ClientMessageInput } from '../../../channel/protocol.ts';
+import { foldersText } from '../../shared/words.ts';
 import { byId } from '../shared/dom.ts';
 import type { ProviderHelp } from './words.ts';
 
 const form = () => byId<HTMLFormElement>('scan-form');
 const value = (id: string) => byId<HTMLInputElement | HTMLSelectElement>(id).value.trim();
+const checked = (id: string) => byId<HTMLInputElement>(id).checked;
 
 export function provider(): string {
   return form().querySelector<HTMLInputElement>('input[name="provider"]:checked')?.value ?? 'gmail';
@@ -44,6 +46,11 @@ export function initForm(): void {
         port.value = ports[(ev.target as HTMLSelectElement).value] ?? port.value;
     });
   }
+  const folders = () => {
+    byId('folders-note').textContent = foldersText(checked('junk'), checked('trash'));
+  };
+  for (const id of ['junk', 'trash']) byId(id).addEventListener('change', folders);
+  folders();
   showProvider();
   byId<HTMLButtonElement>('scan-button').disabled = false;
 }
@@ -73,7 +80,9 @@ export function scanMessage(previous: { list_key: string; at: string }[]): ScanI
       msg.smtp = { host: value('smtp-host'), port: Number(value('smtp-port')), tls: value('smtp-tls') as TlsInput };
   }
   if (value('since')) msg.since = value('since');
-  if (byId<HTMLInputElement>('junk').checked) msg.mailboxes = ['INBOX', 'junk'];
+  // The default folders (All Mail, or Inbox and Archive), plus what the person ticked.
+  const extra = ['junk', 'trash'].filter(checked);
+  if (extra.length) msg.mailboxes = ['default', ...extra];
   if (previous.length) msg.previous_unsubscribes = previous;
   return msg;
 }

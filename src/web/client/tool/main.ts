@@ -75,8 +75,9 @@ function onProgress(p: ProgressMessage): void {
 function onDone(d: DoneMessage): void {
   busy = null;
   setScanning(false);
+  const where = d.mailboxes.map((m) => `${m.path} ${num(m.messages)}`).join(', ');
   byId('progress-label').textContent =
-    `${d.cancelled ? 'Stopped' : 'Done'}: ${plural(d.scanned, 'message')} read in ${(d.duration_ms / 1000).toFixed(1)} s.`;
+    `${d.cancelled ? 'Stopped' : 'Done'}: ${plural(d.scanned, 'message')} read in ${(d.duration_ms / 1000).toFixed(1)} s${where ? ` (${where})` : ''}.`;
   const still = d.verification.filter((v) => v.status === 'ineffective').length;
   status(
     `${d.cancelled ? 'Scan stopped. ' : ''}Found ${plural(d.subscriptions, 'subscription')} in ${plural(d.scanned, 'message')}.` +

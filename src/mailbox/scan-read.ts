@@ -1,0 +1,137 @@
+/**
+ * Reading one folder's headers into the tally, on the lean connection when it can, else
+ * through imapflow. Without `since`, the lean connection's EXAMINE says all there is to know
+ * (EXISTS, UIDVALIDITY, UIDNEXT; RFC 3501 §6.3.2) and UID ranges up to UIDNEXT-1 read what
+ * existed then: no SEARCH, whose answer imapflow would parse into 100k numbers first. With a
+ * date, imapflow searches (RFC 3501 §6.4.4) while the lean connection EXAMINEs, and the lean
+ * connection fetches the UIDs found. When the lean connection sees another UIDVALIDITY or has
+ * its FETCH refused before any message, imapflow reads the folder in UID batches instead.
+ * Only CPU work happens inside an imapflow FETCH loop: a second command there would deadlock
+ * its single pipeline (postalsys/imapflow#159).
+ */
+import type { ImapFlow } from 'imapflow';
+import { fetchHeaders, type UidBatch } from './fetch-reader.ts';
+import { examine } from './lean-commands.ts';
+import type { LeanImap } from './lean-imap.ts';
+import type { ResolvedMailbox } from './mailboxes.ts';
+import type { Tally } from './scan-tally.ts';
+import { sequenceSet, splitSet, uidRanges } from './uid-sets.ts';
+
+export const HEADER_FIELDS = [
+  'from',
+  'list-unsubscribe',
+  'list-unsubscribe-post',
+  'list-id',
+  'date',
+  'subject',
+  'authentication-results',
+  'message-id',
+];
+
+export interface ReadContext {
+  client: ImapFlow;
+  lean: LeanImap | null;
+  tally: Tally;
+  since: Date | undefined;
+  batchSize: number;
+  signal: AbortSignal;
+}
+
+/** 'lean' or 'imapflow': who read the folder; 'aborted': the scan was stopped meanwhile. */
+export type ReadOutcome = 'lean' | 'imapflow' | 'aborted';
+
+export async function readMailbox(box: ResolvedMailbox, ctx: ReadContext): Promise<ReadOutcome> {
+  const { tally, lean } = ctx;
+  tally.enter(box);
+  tally.report('searching', box.path);
+  const selected = lean && !ctx.since ? await examine(lean, box.path) : null;
+  if (lean && selected?.ok && selected.uidValidity !== null) {
+    if (selected.exists === 0) return 'lean';
+    ctx.tally.uids.uidValidity.set(box.path, selected.uidValidity);
+    tally.expect(selected.exists);
+    tally.report('fetching', box.path);
+    const how = await leanFetch(lean, uidRanges(selected.exists, selected.uidNext, ctx.batchSize), ctx);
+    if (how !== 'fallback') return how;
+    tally.expect(-selected.exists);
+  }
+  const lock = await ctx.client.getMailboxLock(box.path, { readOnly: true });
+  try {
+    const mailbox = ctx.client.mailbox;
+    // An empty mailbox answers BAD to any sequence set (postalsys/imapflow#209).
+    if (!mailbox || mailbox.exists === 0) return 'imapflow';
+    tally.uids.uidValidity.set(box.path, mailbox.uidValidity);
+    const leanSelected = lean && ctx.since && !selected ? examine(lean, box.path) : null;
+    const found = await searchUids(ctx.client, ctx.since);
+    tally.expect(found.length);
+    tally.report('fetching', box.path);
+    if (found.length === 0) return 'imapflow';
+    const other = await leanSelected;
+    if (lean && other?.ok && other.uidValidity === mailbox.uidValidity) {
+      const how = await leanFetch(lean, batchesOf(found, ctx.batchSize), ctx);
+      if (how !== 'fallback') return how;
+    }
+    return await imapflowFetch(found, ctx);
+  } finally {
+    lock.release();
+  }
+}
+
+/**
+ * The FETCH of `batches` on the lean connection. 'fallback': refused before any message, so
+ * imapflow reads this folder instead; a connection lost midway fails the scan (throws).
+ */
+async function leanFetch(conn: LeanImap, batches: UidBatch[], ctx: ReadContext): Promise<ReadOutcome | 'fallback'> {
+  const { tally } = ctx;
+  let since = 0;
+  const before = tally.scanned;
+  const outcome = await fetchHeaders(conn, batches, (m) => {
+    tally.take(m.uid, m.seen, m.headers);
+    if (++since >= ctx.batchSize) {
+      since = 0;
+      tally.flush(false);
+      conn.yieldOnce(); // the process's other sockets (a cancel, other scans) get their turn
+    }
+  });
+  tally.flush(true);
+  if (outcome.ok) return 'lean';
+  if (ctx.signal.aborted) return 'aborted';
+  if (outcome.code === 'REFUSED' && tally.scanned === before) return 'fallback';
+  throw new Error(`lean fetch: ${outcome.code}`);
+}
+
+async function imapflowFetch(found: number[], ctx: ReadContext): Promise<ReadOutcome> {
+  for (let i = 0; i < found.length && !ctx.signal.aborted; i += ctx.batchSize) {
+    const range = sequenceSet(found.slice(i, i + ctx.batchSize));
+    for await (const msg of ctx.client.fetch(
+      range,
+      { uid: true, flags: true, headers: HEADER_FIELDS },
+      { uid: true },
+    )) {
+      ctx.tally.take(msg.uid, msg.flags?.has('\\Seen') ?? false, msg.headers ?? Buffer.alloc(0));
+      if (ctx.signal.aborted) break;
+    }
+    ctx.tally.flush(false);
+  }
+  ctx.tally.flush(true);
+  return ctx.signal.aborted ? 'aborted' : 'imapflow';
+}
+
+/** Batches of about `size` UIDs each, as compact sets ("1:500,502"). */
+function batchesOf(found: number[], size: number): UidBatch[] {
+  const batches: UidBatch[] = [];
+  for (let i = 0; i < found.length; i += size) {
+    const set = sequenceSet(found.slice(i, i + size));
+    batches.push(...splitSet(set).map((s) => ({ set: s, first: Number(s.split(/[:,]/)[0]) })));
+  }
+  return batches;
+}
+
+/**
+ * The UIDs to read, ascending, from one UID SEARCH (SINCE when a date is given, RFC 3501
+ * §6.4.4; else ALL). Searching first keeps sparse UID spaces cheap: no round trips for empty
+ * ranges; the FETCH gets them as compact sets ("1:500,502").
+ */
+async function searchUids(client: ImapFlow, since: Date | undefined): Promise<number[]> {
+  const found = await client.search(since ? { since } : { all: true }, { uid: true });
+  return (Array.isArray(found) ? found : []).sort((a, b) => a - b);
+}
