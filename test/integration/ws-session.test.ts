@@ -11,6 +11,7 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { type Dovecot, startDovecot } from '../helpers/dovecot.ts';
 import { type HttpsTarget, startHttpsTarget } from '../helpers/https-target.ts';
 import { trustTestCa } from '../helpers/tls-ca.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 import { connectWs, type Msg, type WsClient } from '../helpers/ws-client.ts';
 
 const ORIGIN = 'http://127.0.0.1:3999';
@@ -98,14 +99,11 @@ function latest(c: WsClient): Map<string, Msg> {
   return out;
 }
 
-/** Waits (bounded) until `check` holds; the server's own state, never a fixed sleep. */
-async function until(check: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** Waits (bounded) until `check` holds: the server's own state, never a fixed sleep. */
+const until = (check: () => boolean, what: string) =>
+  waitFor(async () => (check() ? true : undefined)).catch((err: Error) => {
+    throw new Error(`${what}: ${err.message}`);
+  });
 
 describe('resuming a session over a new connection', () => {
   test('after the socket closed, resume gives the same subscriptions and done, each once, at no scan', async () => {
