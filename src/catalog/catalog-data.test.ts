@@ -3,8 +3,11 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { makeRecord } from '../../test/helpers/record.ts';
-import { CATALOG_DIR } from './load.ts';
+import { loadEvidence, unreadConfirmed } from './evidence.ts';
+import { CATALOG_DIR, loadCatalog } from './load.ts';
 import type { ServiceRecord } from './record.schema.ts';
+import { computeReport } from './report.ts';
+import { validateRights } from './rights.ts';
 import { formatIssue, validateCatalog, validateRecord } from './validate.ts';
 
 async function readAll() {
@@ -54,21 +57,67 @@ describe('the catalog data files', async () => {
     }
   });
 
-  test('no price is presented as confirmed without a confirmed official source', () => {
-    for (const { record } of records) {
-      const confirmedPrice = record.plans.some((p) => p.price?.status === 'confirmed');
-      if (confirmedPrice) {
-        assert.ok(
-          record.sources.some((s) => s.confirmed && s.kind.startsWith('official_')),
-          `${record.slug} claims a confirmed price`,
-        );
-      }
+  test("every confirmed source is a page the evidence shows as read, on that day, on the service's own site", async () => {
+    const evidence = await loadEvidence(join(CATALOG_DIR, 'evidence'));
+    const problems = records.flatMap(({ record }) =>
+      unreadConfirmed(record.sources, evidence.get(record.slug)).map((p) => `${record.slug}: ${p}`),
+    );
+    assert.deepEqual(problems, []);
+  });
+
+  test('every service has its evidence of what was searched, even when nothing was found', async () => {
+    const evidence = await loadEvidence(join(CATALOG_DIR, 'evidence'));
+    const missing = records
+      .filter(({ record }) => !evidence.get(record.slug)?.searches.length)
+      .map((r) => r.record.slug);
+    assert.deepEqual(missing, []);
+  });
+
+  test('no sentence is repeated in five or more records', () => {
+    const report = computeReport(
+      records.map((r) => r.record),
+      { today: new Date() },
+    );
+    assert.deepEqual(
+      report.shared_sentences.map((s) => `${s.records}× ${s.sentence}`),
+      [],
+    );
+    assert.equal(report.home_pages_as_evidence, 0);
+    assert.equal(report.prices.undated, 0);
+  });
+
+  test('every rights file passes its rules, and its pages are in the evidence as read', async () => {
+    const dir = join(CATALOG_DIR, 'rights');
+    const files = (await readdir(dir)).filter((f) => f.endsWith('.json'));
+    assert.ok(files.length >= 1);
+    const evidence = await loadEvidence(join(CATALOG_DIR, 'evidence'));
+    for (const f of files) {
+      const { rights, issues } = validateRights(
+        `catalog/rights/${f}`,
+        JSON.parse(await readFile(join(dir, f), 'utf8')),
+      );
+      assert.deepEqual(issues.map(formatIssue), []);
+      assert.deepEqual(unreadConfirmed(rights!.sources, evidence.get(`rights/${rights!.region}`)), []);
     }
+  });
+
+  test('the loaded catalog carries the rights of each region that has a file', async () => {
+    const catalog = await loadCatalog();
+    assert.deepEqual([...catalog.rights.keys()].sort(), ['FR', 'GB', 'US']);
   });
 });
 
 describe('the catalog validator', () => {
   const file = 'catalog/services/example-service.json';
+  const read = (): ServiceRecord['sources'][number] => ({
+    id: 's1',
+    kind: 'official_help',
+    publisher: 'Example',
+    title: 'Cancel your plan',
+    url: 'https://www.example.com/help/cancel',
+    confirmed: true,
+    read_at: '2026-11-26',
+  });
   const issuesOf = (r: unknown, f = file) => validateRecord(f, r).issues.map((i) => `${i.path}: ${i.message}`);
 
   test('a schema error names the file and the field', () => {
@@ -115,8 +164,57 @@ describe('the catalog validator', () => {
 
   test('a source marked confirmed must say which page was read and when', () => {
     const r = makeRecord();
-    r.sources[0] = { ...r.sources[0]!, confirmed: true, accessed_at: null };
+    r.sources[0] = { ...r.sources[0]!, confirmed: true, read_at: null };
     assert.ok(issuesOf(r).some((i) => i.startsWith('sources[0].confirmed:')));
+  });
+
+  test('an unconfirmed source must say why it is not confirmed', () => {
+    const r = makeRecord();
+    delete r.sources[0]!.via;
+    assert.ok(issuesOf(r).some((i) => i.startsWith('sources[0].via:')));
+  });
+
+  test('a home page is refused as evidence for a confirmed source', () => {
+    const r = makeRecord();
+    r.sources[0] = { ...read(), url: 'https://www.example.com/' };
+    assert.ok(issuesOf(r).some((i) => i.startsWith('sources[0].url:') && i.includes('home page')));
+  });
+
+  test('a phone number is accepted as a contact resting on a confirmed official page', () => {
+    const r = makeRecord();
+    r.sources[0] = read();
+    r.cancel.contacts = [{ type: 'phone', phone: '1-800-555-0199', hours: null, source_ids: ['s1'] }];
+    assert.deepEqual(issuesOf(r), []);
+  });
+
+  test('a phone contact resting on an unconfirmed source is refused', () => {
+    const r = makeRecord();
+    r.cancel.contacts = [{ type: 'phone', phone: '1-800-555-0199', hours: null, source_ids: ['s1'] }];
+    assert.ok(issuesOf(r).some((i) => i.startsWith('cancel.contacts[0].source_ids:')));
+  });
+
+  test('a phone number in a contact note is still refused', () => {
+    const r = makeRecord();
+    r.sources[0] = read();
+    r.cancel.contacts = [{ type: 'chat', note: 'Or call 1-800-555-0199 instead.', source_ids: ['s1'] }];
+    assert.ok(issuesOf(r).some((i) => i.startsWith('cancel.contacts[0].note:')));
+  });
+
+  test('a letter contact needs the postal address', () => {
+    const r = makeRecord();
+    r.sources[0] = read();
+    r.cancel.contacts = [{ type: 'postal_mail', source_ids: ['s1'] }];
+    assert.ok(issuesOf(r).some((i) => i.startsWith('cancel.contacts[0].address:')));
+  });
+
+  test('a price needs the day it was read and a confirmed official source', () => {
+    const r = makeRecord();
+    r.plans[0]!.price = { amount_minor: 999, currency: 'USD', as_of: '2026-11-26', source_id: 's1' };
+    assert.ok(issuesOf(r).some((i) => i.startsWith('plans[0].price.source_id:')));
+    r.sources[0] = read();
+    assert.deepEqual(issuesOf(r), []);
+    delete (r.plans[0]!.price as { as_of?: string }).as_of;
+    assert.ok(issuesOf(r).some((i) => i.startsWith('plans[0].price.as_of:')));
   });
 
   test('a sender domain claimed by two records is reported on the second', () => {

@@ -1,7 +1,7 @@
 /**
- * Reads catalog/*.json once at start, validates every record (a bad record stops the
- * start with file and field named), computes each record's friction and content
- * version, and builds the search keys.
+ * Reads catalog/*.json once at start, validates every record and every rights file (a bad
+ * one stops the start with file and field named), computes each record's friction and
+ * content version, and builds the search keys.
  */
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { computeFriction, type FrictionResult } from './friction/compute.ts';
 import type { ServiceRecord } from './record.schema.ts';
+import { type Rights, validateRights } from './rights.ts';
 import { type SearchKeys, searchKeys } from './search.ts';
 import { type CatalogIssue, formatIssue, validateCatalog, validateRecord } from './validate.ts';
 import { CategorySlug } from './vocabulary.ts';
@@ -30,6 +31,8 @@ export interface Catalog {
   entries: CatalogEntry[];
   bySlug: Map<string, CatalogEntry>;
   categories: Category[];
+  /** consumer rights by region (catalog/rights/<REGION>.json) */
+  rights: Map<string, Rights>;
 }
 
 export class CatalogInvalidError extends Error {
@@ -61,17 +64,38 @@ export async function loadCatalog(dir = CATALOG_DIR): Promise<Catalog> {
     if (record) good.push({ file, record });
   }
   issues.push(...validateCatalog(good));
+  const rights = new Map<string, Rights>();
+  for (const f of await jsonFiles(join(dir, 'rights'))) {
+    const file = `catalog/rights/${f}`;
+    const { rights: r, issues: own } = validateRights(file, JSON.parse(await readFile(join(dir, 'rights', f), 'utf8')));
+    issues.push(...own);
+    if (r) rights.set(r.region, r);
+  }
   const categories = CategoriesSchema.parse(JSON.parse(await readFile(join(dir, 'categories.json'), 'utf8')));
   if (issues.length) throw new CatalogInvalidError(issues);
 
   return catalogFrom(
     good.map((g) => g.record),
     categories,
+    rights,
   );
 }
 
+async function jsonFiles(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).filter((f) => f.endsWith('.json')).sort();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+}
+
 /** Builds the in-memory catalog from records that already passed validation. */
-export function catalogFrom(records: ServiceRecord[], categories: Category[]): Catalog {
+export function catalogFrom(
+  records: ServiceRecord[],
+  categories: Category[],
+  rights: Map<string, Rights> = new Map(),
+): Catalog {
   const entries = records
     .map((record) => ({
       record,
@@ -80,5 +104,5 @@ export function catalogFrom(records: ServiceRecord[], categories: Category[]): C
       keys: searchKeys(record),
     }))
     .sort((a, b) => a.record.name.localeCompare(b.record.name, 'en'));
-  return { entries, bySlug: new Map(entries.map((e) => [e.record.slug, e])), categories };
+  return { entries, bySlug: new Map(entries.map((e) => [e.record.slug, e])), categories, rights };
 }

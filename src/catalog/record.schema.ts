@@ -5,7 +5,8 @@
  * - a fact nobody could confirm is `null` (unknown), never a guess;
  * - every fact block names the sources it rests on (`source_ids`), and every source
  *   says whether its page was read and confirmed (`confirmed`);
- * - URLs sit on the service's own domains (or its billing platform); no phone numbers.
+ * - URLs sit on the service's own domains (or its billing platform); a phone number or a
+ *   postal address appears only as a contact resting on an official page that was read.
  * Cross-field rules (ids that must exist, domains, uniqueness) live in validate.ts.
  */
 import { z } from 'zod';
@@ -35,23 +36,48 @@ const Domain = z
   .string()
   .regex(/^(?!www\.)([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/, 'a bare lower-case domain without www.');
 const HttpsUrl = z.url({ protocol: /^https$/, hostname: z.regexes.domain });
+/** A page that was read: kept exactly as read, so a stored copy served over http stays as it was. */
+const PageUrl = z.url({ protocol: /^https?$/, hostname: z.regexes.domain });
 const SourceId = z.string().regex(/^s\d+$/, 'a source id such as s1');
 const SourceIds = z.array(SourceId).min(1);
 const Text = z.string().trim().min(3).max(600);
-const Month = z.string().regex(/^\d{4}(-\d{2}(-\d{2})?)?$/, 'YYYY, YYYY-MM or YYYY-MM-DD');
+export const Day = z.iso.date();
 
 export const SourceSchema = z.strictObject({
   id: SourceId,
   kind: SourceKind,
   publisher: z.string().min(2),
+  /** the page title as read; required when confirmed */
   title: z.string().min(3).optional(),
-  url: HttpsUrl.nullable(),
-  /** true only when the page itself was read and matches the facts that cite it */
+  /** the page exactly as read (a confirmed source), or where it is believed to be */
+  url: PageUrl.nullable(),
+  /** true only when this page was read and its text states the facts that cite it */
   confirmed: z.boolean(),
-  /** how the source is known when it was not read (e.g. "cited by Cancel Atlas, 2026-06") */
+  /** the day the page was read; null when it was not */
+  read_at: Day.nullable(),
+  /** why the source is not confirmed (e.g. "help centre named on the home page; the article was not available to read") */
   via: z.string().min(3).optional(),
-  accessed_at: Month.nullable(),
   note: z.string().optional(),
+});
+
+/**
+ * A way out besides the web: a phone line, a postal address, a chat. Only from an official
+ * page that was read (validate.ts), because searches for "cancel X" are full of scam numbers.
+ */
+export const ContactSchema = z.strictObject({
+  type: z.enum(['phone', 'postal_mail', 'chat']),
+  /** the number exactly as the official page gives it */
+  phone: z.string().min(6).max(40).optional(),
+  /** opening hours as stated on the page; null when the page read did not state them */
+  hours: z.string().min(3).nullable().optional(),
+  /** the postal address, one line per element */
+  address: z.array(z.string().min(2)).min(2).optional(),
+  /** where the chat (or the contact page) is */
+  url: HttpsUrl.optional(),
+  /** whom the contact is for, when the page limits it (e.g. "UK customers") */
+  audience: z.string().min(2).optional(),
+  note: z.string().min(3).optional(),
+  source_ids: SourceIds,
 });
 
 export const ChannelSchema = z.strictObject({
@@ -77,6 +103,8 @@ export const CancelSchema = z.strictObject({
   confirmation: z.enum(['email', 'on_screen', 'letter', 'none']).nullable(),
   access_after_cancel: z.enum(['until_period_end', 'immediate']).nullable(),
   pause_available: z.boolean().nullable(),
+  /** phone lines, postal addresses and chats from the official pages read */
+  contacts: z.array(ContactSchema).optional(),
   source_ids: SourceIds,
 });
 
@@ -121,12 +149,12 @@ export const CostSchema = z.strictObject({
   source_ids: SourceIds,
 });
 
+/** A price is kept only with the day it was read and the confirmed official source that states it. */
 export const PriceSchema = z.strictObject({
   amount_minor: z.int().min(0),
   currency: z.string().regex(/^[A-Z]{3}$/),
-  as_of: Month,
-  /** "confirmed" only when read on the official pricing page */
-  status: z.enum(['confirmed', 'unverified']),
+  as_of: Day,
+  source_id: SourceId,
 });
 
 export const PlanSchema = z.strictObject({
@@ -157,7 +185,7 @@ export const TrapSchema = z.strictObject({
 });
 
 export const ServiceRecordSchema = z.strictObject({
-  schema_version: z.literal('1.0'),
+  schema_version: z.literal('1.1'),
   slug: Slug,
   name: z.string().trim().min(2).max(80),
   aliases: z.array(z.string().trim().min(2)),
@@ -190,3 +218,5 @@ export const ServiceRecordSchema = z.strictObject({
 
 export type ServiceRecord = z.infer<typeof ServiceRecordSchema>;
 export type Source = z.infer<typeof SourceSchema>;
+export type Contact = z.infer<typeof ContactSchema>;
+export type Price = z.infer<typeof PriceSchema>;

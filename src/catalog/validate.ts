@@ -23,10 +23,16 @@ export function isOnDomains(url: string, domains: readonly string[]): boolean {
   return domains.some((d) => host === d || host.endsWith(`.${d}`));
 }
 
+/** A bare home page (no path, no query) shows that a site exists, not what it says about cancelling. */
+export function isHomePage(url: string): boolean {
+  const u = new URL(url);
+  return (u.pathname === '/' || u.pathname === '') && u.search === '';
+}
+
 // North American, international and grouped digit runs that read as phone numbers.
-// The catalog never carries phone numbers: search results for "cancel X" are full of
-// scam "support lines", so people are sent to the
-// account page of the service, which shows the real number.
+// Search results for "cancel X" are full of scam "support lines" (anchors-cancellation.md §6):
+// a number may appear only as `cancel.contacts[].phone`, resting on an official page that was
+// read; anywhere else in the text it is refused.
 const PHONE = /(\+\d[\d\s().-]{7,}\d)|(\(?\b\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}\b)|(\b1-?8\d{2}-)/;
 
 function walkStrings(value: unknown, path: string, visit: (s: string, path: string) => void): void {
@@ -63,17 +69,24 @@ export function validateRecord(file: string, json: unknown): { record?: ServiceR
   if (base !== r.slug) add('slug', `must equal the file name "${base}"`);
 
   const sourceIds = new Set<string>();
+  const readOfficial = new Set<string>();
   r.sources.forEach((s, i) => {
     if (sourceIds.has(s.id)) add(`sources[${i}].id`, `duplicate source id ${s.id}`);
     sourceIds.add(s.id);
-    if (s.kind.startsWith('official_') && s.url && !isOnDomains(s.url, r.domains.web)) {
+    const official = s.kind.startsWith('official_');
+    if (official && s.url && !isOnDomains(s.url, r.domains.web)) {
       add(`sources[${i}].url`, 'an official source must sit on one of domains.web');
     }
-    if (!s.confirmed && !s.via && s.url === null) add(`sources[${i}]`, 'an unconfirmed source needs a url or a via');
-    if (s.confirmed && (s.url === null || s.accessed_at === null)) {
-      add(`sources[${i}].confirmed`, 'a confirmed source needs the url that was read and accessed_at');
+    if (!s.confirmed && !s.via) add(`sources[${i}].via`, 'an unconfirmed source says why (via)');
+    if (s.confirmed && (s.url === null || s.read_at === null || !s.title)) {
+      add(`sources[${i}].confirmed`, 'a confirmed source needs the url that was read, its title and read_at');
     }
+    if (s.confirmed && s.url && isHomePage(s.url)) {
+      add(`sources[${i}].url`, 'a home page is not evidence; cite the page that states the facts');
+    }
+    if (s.confirmed && official) readOfficial.add(s.id);
   });
+  const checkUrlLater: [string, string][] = [];
   const trapIds = new Set<string>();
   r.traps.forEach((t, i) => {
     if (trapIds.has(t.id)) add(`traps[${i}].id`, `duplicate trap id ${t.id}`);
@@ -81,10 +94,36 @@ export function validateRecord(file: string, json: unknown): { record?: ServiceR
   });
 
   walkStrings(r, '', (s, path) => {
-    if (/source_ids\[\d+\]$/.test(path) && !sourceIds.has(s)) add(path, `unknown source id ${s}`);
+    if (/(source_ids\[\d+\]|source_id)$/.test(path) && !sourceIds.has(s)) add(path, `unknown source id ${s}`);
     if (/trap_ids\[\d+\]$/.test(path) && !trapIds.has(s)) add(path, `unknown trap id ${s}`);
-    if (!/(url|website)$/.test(path) && PHONE.test(s)) add(path, 'looks like a phone number; the catalog carries none');
+    if (/^cancel\.contacts\[\d+\]\.phone$/.test(path)) return;
+    if (!/(url|website)$/.test(path) && PHONE.test(s)) {
+      add(
+        path,
+        'looks like a phone number; numbers belong only in cancel.contacts[].phone, from an official page read',
+      );
+    }
   });
+
+  // Exits by phone, letter or chat rest only on official pages that were read.
+  for (const [i, c] of (r.cancel.contacts ?? []).entries()) {
+    const at = `cancel.contacts[${i}]`;
+    for (const id of c.source_ids) {
+      if (sourceIds.has(id) && !readOfficial.has(id)) add(`${at}.source_ids`, `${id} is not a confirmed official page`);
+    }
+    if (c.type === 'phone' && !c.phone) add(`${at}.phone`, 'a phone contact needs the number');
+    if (c.type !== 'phone' && c.phone) add(`${at}.phone`, `a ${c.type} contact carries no phone number`);
+    if (c.type === 'postal_mail' && !c.address) add(`${at}.address`, 'a postal contact needs the address');
+    if (c.type === 'chat' && !c.url && !c.note) add(at, 'a chat contact needs where to find it (url or note)');
+    if (c.url) checkUrlLater.push([c.url, `${at}.url`]);
+  }
+
+  // A price stays only with the day it was read and the confirmed official page that states it.
+  for (const [i, p] of r.plans.entries()) {
+    if (p.price && sourceIds.has(p.price.source_id) && !readOfficial.has(p.price.source_id)) {
+      add(`plans[${i}].price.source_id`, `${p.price.source_id} is not a confirmed official page`);
+    }
+  }
 
   const official = [...r.domains.web, ...BILLING_PLATFORM_DOMAINS];
   const checkUrl = (url: string | null | undefined, path: string) => {
@@ -95,6 +134,7 @@ export function validateRecord(file: string, json: unknown): { record?: ServiceR
   checkUrl(r.cancel.url, 'cancel.url');
   checkUrl(r.cancel.help_url, 'cancel.help_url');
   for (const [i, s] of r.steps.entries()) checkUrl(s.url, `steps[${i}].url`);
+  for (const [url, path] of checkUrlLater) checkUrl(url, path);
 
   return { record: r, issues };
 }

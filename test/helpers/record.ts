@@ -10,7 +10,7 @@ type Patch = {
 
 export function makeRecord(patch: Patch = {}): ServiceRecord {
   const base: ServiceRecord = {
-    schema_version: '1.0',
+    schema_version: '1.1',
     slug: 'example-service',
     name: 'Example Service',
     aliases: [],
@@ -60,7 +60,8 @@ export function makeRecord(patch: Patch = {}): ServiceRecord {
         publisher: 'Example',
         url: 'https://www.example.com/help',
         confirmed: false,
-        accessed_at: null,
+        read_at: null,
+        via: 'a test record',
       },
     ],
     last_verified: null,

@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from '../../../test/helpers/app.ts';
+import { makeRecord } from '../../../test/helpers/record.ts';
 import { waitFor } from '../../../test/helpers/wait-for.ts';
 import { childrenNamed, parseXml } from '../../../test/helpers/xml.ts';
+import { catalogFrom } from '../../catalog/load.ts';
 import { AXES } from '../../catalog/vocabulary.ts';
 import { DEFAULT_LAYOUT, pointsAttr, radarPoints } from './radar.ts';
+import { servicePage } from './service-page.ts';
 
 const BASE = 'https://optout.example';
 let t: TestApp;
@@ -76,13 +79,46 @@ describe('/services/{slug}', () => {
     assert.match(res.body, /id="recheck" hidden/);
   });
 
-  test('a confirmed source and a known price are shown as such', async () => {
-    const e = t.catalog.entries.find(
-      (x) => x.record.plans.some((p) => p.price) && x.record.sources.some((s) => s.confirmed),
-    )!;
-    const { body } = await get(`/services/${e.record.slug}`);
+  test('a price shows the day it was read and its source, and is marked when read over twelve months ago', () => {
+    const r = makeRecord();
+    r.sources[0] = {
+      id: 's1',
+      kind: 'official_help',
+      publisher: 'Example',
+      title: 'Plans and prices',
+      url: 'https://www.example.com/help/plans',
+      confirmed: true,
+      read_at: '2026-01-02',
+    };
+    const day = (monthsAgo: number) => {
+      const d = new Date();
+      d.setUTCMonth(d.getUTCMonth() - monthsAgo);
+      return d.toISOString().slice(0, 10);
+    };
+    r.plans = [
+      {
+        name: 'Monthly',
+        price: { amount_minor: 999, currency: 'USD', as_of: day(1), source_id: 's1' },
+        billing_period: 'P1M',
+        commitment: null,
+      },
+      {
+        name: 'Yearly',
+        price: { amount_minor: 9900, currency: 'USD', as_of: day(14), source_id: 's1' },
+        billing_period: 'P1Y',
+        commitment: null,
+      },
+    ];
+    const c = catalogFrom([r], t.catalog.categories);
+    const body = servicePage(t.config, c, c.bySlug.get(r.slug)!, undefined);
     assert.match(body, /<span class="badge ok">Confirmed<\/span>/);
-    assert.match(body, /\$[\d,.]+ per |€[\d,.]+ per |£[\d,.]+ per |[A-Z]{3}\s?[\d,.]+ per /);
+    assert.ok(
+      body.includes(`$9.99 per month <span class="muted">(read ${day(1)}, <a href="#source-s1">source</a>)`),
+      body,
+    );
+    assert.ok(
+      body.includes(`(read ${day(14)}, <strong>older than 12 months</strong>, <a href="#source-s1">source</a>)`),
+    );
   });
 
   test('draws the six-axis radar of the record, with a table of the same scores', async () => {

@@ -5,6 +5,7 @@
  */
 import type { CatalogEntry } from '../../catalog/load.ts';
 import type { ServiceRecord } from '../../catalog/record.schema.ts';
+import { isStalePrice } from '../../catalog/report.ts';
 import { AXES } from '../../catalog/vocabulary.ts';
 import { en } from '../../guidance/guide/locales/en.ts';
 import { html, type SafeHtml } from '../html.ts';
@@ -101,7 +102,7 @@ export function plansSection(r: ServiceRecord): SafeHtml {
 <div class="table-scroll"><table class="plans"><thead><tr><th scope="col">Plan</th><th scope="col">Price</th><th scope="col">Billed every</th><th scope="col">Minimum term</th></tr></thead>
 <tbody>${r.plans.map(
     (p) =>
-      html`<tr><th scope="row">${p.name}</th><td>${priceText(p)}${p.price ? html` <span class="muted">(${p.price.status === 'confirmed' ? 'confirmed' : 'unverified'}, ${p.price.as_of})</span>` : ''}</td><td>${duration(p.billing_period)}</td><td>${p.commitment ? duration(p.commitment) : 'none'}</td></tr>`,
+      html`<tr><th scope="row">${p.name}</th><td>${priceText(p)}${p.price ? html` <span class="muted">(read ${p.price.as_of}${isStalePrice(p.price.as_of, new Date()) ? html`, <strong>older than 12 months</strong>` : ''}, <a href="#source-${p.price.source_id}">source</a>)</span>` : ''}</td><td>${duration(p.billing_period)}</td><td>${p.commitment ? duration(p.commitment) : 'none'}</td></tr>`,
   )}</tbody></table></div>
 <p class="muted small">Prices change often and differ by country; “unknown” means we could not confirm one.</p></section>`;
 }
@@ -115,6 +116,6 @@ export function sourcesSection(r: ServiceRecord): SafeHtml {
       s,
     ) => html`<li id="source-${s.id}"><span class="badge ${s.confirmed ? 'ok' : 'pending'}">${s.confirmed ? 'Confirmed' : 'Not yet confirmed'}</span>
 ${s.url ? html`<a href="${s.url}" rel="noopener noreferrer">${s.title ?? s.publisher}</a>` : (s.title ?? s.publisher)}
-<span class="muted">· ${s.publisher} · ${SOURCE_KIND_LABEL[s.kind] ?? s.kind}${s.accessed_at ? ` · accessed ${s.accessed_at}` : ''}${s.via ? ` · ${s.via}` : ''}</span></li>`,
+<span class="muted">· ${s.publisher} · ${SOURCE_KIND_LABEL[s.kind] ?? s.kind}${s.read_at ? ` · read ${s.read_at}` : ''}${s.via ? ` · ${s.via}` : ''}</span></li>`,
   )}</ol></section>`;
 }
