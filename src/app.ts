@@ -18,6 +18,7 @@ import { guideRoutes } from './guidance/guide/routes.ts';
 import { corsForPublicApi, installPlumbing } from './http/plumbing.ts';
 import { linkCheckRoutes } from './linkcheck/routes.ts';
 import { deferredChildLogger } from './log.ts';
+import { oauthRoutes } from './oauth/routes.ts';
 import type { Runtime } from './runtime.ts';
 import type { Db } from './storage/index.ts';
 import { isPagePath, notFoundPage } from './web/not-found.ts';
@@ -47,6 +48,8 @@ export async function buildApp({ config, catalog, logger, runtime }: AppDeps): P
 
   await installPlumbing(app, {
     https: config.baseUrl.startsWith('https:'),
+    // sign-out is a form whose answer redirects to the provider's end-session endpoint
+    formActionOrigins: runtime.oauth.client ? [new URL(config.oauth.issuer).origin] : [],
     pageNotFound: { isPagePath, render: notFoundPage },
   });
   await registerOpenApi(app, config);
@@ -69,6 +72,7 @@ export async function buildApp({ config, catalog, logger, runtime }: AppDeps): P
     settings: runtime.channel,
   });
   await app.register(agentRoutes, { prefix: '/agent/auth', ctx: runtime.agent });
+  await app.register(oauthRoutes, { config, oauth: runtime.oauth });
   openApiRoute(app);
   await discoveryRoutes(app, { config, settings: runtime.agent.settings, mcp: MCP_SERVER });
   await webRoutes(app, { config, catalog, states: runtime.states });

@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { MICROSOFT_DEFAULTS, mailEndpoint } from './oauth/settings.ts';
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const opt = <T extends z.ZodType>(schema: T) => z.preprocess(emptyToUndefined, schema.optional());
@@ -41,8 +42,14 @@ const EnvSchema = z.object({
   LOG_LEVEL: opt(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
   OAUTH_CLIENT_ID: opt(z.string()),
   OAUTH_CLIENT_SECRET: opt(z.string()),
-  OAUTH_ISSUER: opt(z.url()),
-  OAUTH_REDIRECT_URI: opt(z.url()),
+  // Tokens and the PKCE verifier travel to the issuer: TLS only (RFC 9700 §2.6).
+  OAUTH_ISSUER: opt(z.url({ protocol: /^https$/ })),
+  OAUTH_REDIRECT_URI: opt(z.url({ protocol: /^https?$/ })),
+  OAUTH_SCOPES: opt(
+    z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]+( +[\x21\x23-\x5b\x5d-\x7e]+)*$/, 'space-separated scopes'),
+  ),
+  OAUTH_IMAP_URL: opt(z.url({ protocol: /^imaps?$/ })),
+  OAUTH_SMTP_URL: opt(z.url({ protocol: /^smtps?$/ })),
 });
 
 /**
@@ -101,8 +108,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     oauth: {
       clientId: e.OAUTH_CLIENT_ID,
       clientSecret: e.OAUTH_CLIENT_SECRET,
-      issuer: e.OAUTH_ISSUER ?? 'https://login.microsoftonline.com/common/v2.0',
-      redirectUri: e.OAUTH_REDIRECT_URI ?? `${baseUrl}/oauth/callback`,
+      issuer: e.OAUTH_ISSUER ?? MICROSOFT_DEFAULTS.issuer,
+      redirectUri: e.OAUTH_REDIRECT_URI ?? `${baseUrl}/auth/microsoft/callback`,
+      scopes: (e.OAUTH_SCOPES ?? MICROSOFT_DEFAULTS.scopes).split(/ +/),
+      imap: mailEndpoint(e.OAUTH_IMAP_URL ?? MICROSOFT_DEFAULTS.imapUrl),
+      smtp: mailEndpoint(e.OAUTH_SMTP_URL ?? MICROSOFT_DEFAULTS.smtpUrl),
     },
   };
   return deepFreeze(config);

@@ -16,6 +16,7 @@ import { createLlmClient } from './guidance/llm/index.ts';
 import { createRateLimit, type RateLimit } from './http/rate-limit.ts';
 import { DEFAULT_TIMING, type JobQueue, openQueue, type QueueTiming } from './linkcheck/queue.ts';
 import { linkCheckHandler } from './linkcheck/worker.ts';
+import { createOAuthService, type OAuthService } from './oauth/service.ts';
 import { createOutboundGuard, type OutboundGuard } from './outbound/guard.ts';
 import { createScanQuota, type ScanQuota } from './quota/scan-quota.ts';
 import type { Db } from './storage/index.ts';
@@ -39,6 +40,8 @@ export interface Runtime {
   states: ServiceStates;
   /** agent registration: store, mailer, revocation bus, limits (src/agent/) */
   agent: AgentContext;
+  /** the Microsoft sign-in: client, browser sessions (tokens in memory only) */
+  oauth: OAuthService;
   close(): Promise<void>;
 }
 
@@ -92,6 +95,7 @@ export async function createRuntime(
     },
     { lifetimeMs: channel.lifetimeMs, keepMs: channel.keepMs },
   );
+  const oauth = await createOAuthService({ settings: config.oauth, baseUrl: config.baseUrl, db, logger });
   return {
     guard,
     guides,
@@ -102,8 +106,10 @@ export async function createRuntime(
     limits: { guide: createRateLimit(db, LIMITS.guide), linkCheck: createRateLimit(db, LIMITS.linkCheck) },
     queue,
     agent,
+    oauth,
     async close() {
       sessions.close();
+      await oauth.close();
       await agent.close();
       await queue.stop();
       await guard.close();

@@ -8,7 +8,10 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { type ErrorHandlingOptions, installErrorHandling } from './error-handler.ts';
 import { securityHeaders } from './security-headers.ts';
 
-export async function installPlumbing(app: FastifyInstance, opts: { https: boolean } & ErrorHandlingOptions) {
+export async function installPlumbing(
+  app: FastifyInstance,
+  opts: { https: boolean; formActionOrigins?: string[] } & ErrorHandlingOptions,
+) {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(memoizingSerializerCompiler);
   installErrorHandling(app, opts);
@@ -29,7 +32,9 @@ export async function installPlumbing(app: FastifyInstance, opts: { https: boole
         imgSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         frameAncestors: ["'none'"],
-        formAction: ["'self'"],
+        // CSP3 checks form-action on the redirects a submission follows too, so an origin a
+        // form's answer redirects to (the sign-in provider's end-session page) is listed here.
+        formAction: ["'self'", ...(opts.formActionOrigins ?? [])],
         baseUri: ["'self'"],
         objectSrc: ["'none'"],
         // Upgrading subresources only makes sense when the site itself is served over TLS.

@@ -37,7 +37,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { chownSync, closeSync, existsSync, openSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
 import { chmod, chown, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { dovecotConf, folderPath, pickTmpRoot } from './dovecot-files.ts';
+import { dovecotConf, folderPath, oauth2Conf, pickTmpRoot } from './dovecot-files.ts';
 import {
   freePorts,
   groupAlive,
@@ -67,7 +67,8 @@ export interface MaildirMessage {
 export interface DovecotUser {
   /** login name; Dovecot lower-cases it (auth_username_format = %Lu) */
   user: string;
-  password: string;
+  /** absent: the user signs in with OAuth 2.0 only (needs `oauth2Introspection`) */
+  password?: string;
   /**
    * IMAP mailbox name ('INBOX', 'Archive', 'Junk', 'Lists/Deals': '/' separates levels) →
    * its messages, in UID order. The mailboxes of `specialUse` always exist with their flags;
@@ -89,6 +90,12 @@ export interface DovecotOptions {
    * `{ '[Gmail]/All Mail': '\\All', Archive: null }`. The same for every user.
    */
   specialUse?: Record<string, string | null>;
+  /**
+   * Also sign in with OAuth 2.0 access tokens (AUTHENTICATE XOAUTH2), checked by introspection at
+   * this URL (an identity provider's RFC 7662 endpoint, client credentials in the userinfo;
+   * oidc-idp.ts gives one). Users may then have no password.
+   */
+  oauth2Introspection?: string;
   /** mail_max_userip_connections (Dovecot's default: 10 per user and IP) */
   maxUserConnections?: number;
   /**
@@ -204,6 +211,7 @@ export async function startDovecot(opts: DovecotOptions): Promise<Dovecot> {
           authFailDelay: opts.authFailDelay ?? false,
           maxUserConnections: opts.maxUserConnections ?? 10,
           specialUse,
+          oauth2: opts.oauth2Introspection,
         }),
       );
       const out = openSync(join(dir, 'startup.log'), 'a');
@@ -265,9 +273,13 @@ export async function startDovecot(opts: DovecotOptions): Promise<Dovecot> {
     // mkdtemp made the dir 0700; mail processes run as the mail uid and must reach mail/.
     await chmod(dir, 0o755);
     const passwd = opts.users
+      .filter((u) => u.password !== undefined)
       // {PLAIN.B64}: any password bytes survive passwd-file's ':'-separated format.
-      .map((u) => `${u.user.toLowerCase()}:{PLAIN.B64}${Buffer.from(u.password).toString('base64')}\n`)
+      .map((u) => `${u.user.toLowerCase()}:{PLAIN.B64}${Buffer.from(u.password!).toString('base64')}\n`)
       .join('');
+    if (opts.oauth2Introspection) {
+      await writeFile(join(dir, 'dovecot-oauth2.conf.ext'), oauth2Conf(opts.oauth2Introspection), { mode: 0o644 });
+    }
     // Read by the auth process, which runs as default_internal_user; test passwords only.
     await writeFile(join(dir, 'passwd'), passwd, { mode: 0o644 });
     const t0 = performance.now();
