@@ -64,4 +64,53 @@ describe('configuration', () => {
   test('empty strings count as unset', () => {
     assert.equal(loadConfig({ PORT: '', DATABASE_URL: '' }).port, 3000);
   });
+
+  test('the Microsoft sign-in defaults', () => {
+    const c = loadConfig({ BASE_URL: 'https://optout.example' });
+    assert.equal(c.oauth.clientId, undefined);
+    assert.equal(c.oauth.issuer, 'https://login.microsoftonline.com/common/v2.0');
+    assert.equal(c.oauth.redirectUri, 'https://optout.example/auth/microsoft/callback');
+    assert.deepEqual(c.oauth.scopes, [
+      'openid',
+      'profile',
+      'email',
+      'offline_access',
+      'https://outlook.office.com/IMAP.AccessAsUser.All',
+      'https://outlook.office.com/SMTP.Send',
+    ]);
+    assert.deepEqual(c.oauth.imap, { host: 'outlook.office365.com', port: 993, tls: 'implicit' });
+    assert.deepEqual(c.oauth.smtp, { host: 'smtp.office365.com', port: 587, tls: 'starttls' });
+  });
+
+  test('OAUTH_* values are parsed: scopes, and the mail servers as URLs with their TLS mode', () => {
+    const c = loadConfig({
+      OAUTH_CLIENT_ID: 'abc',
+      OAUTH_SCOPES: 'openid  offline_access https://outlook.office.com/IMAP.AccessAsUser.All',
+      OAUTH_IMAP_URL: 'imap://mail.example:1143',
+      OAUTH_SMTP_URL: 'smtps://mail.example',
+      OAUTH_REDIRECT_URI: 'https://app.example/cb',
+    });
+    assert.equal(c.oauth.clientId, 'abc');
+    assert.deepEqual(c.oauth.scopes, ['openid', 'offline_access', 'https://outlook.office.com/IMAP.AccessAsUser.All']);
+    assert.deepEqual(c.oauth.imap, { host: 'mail.example', port: 1143, tls: 'starttls' });
+    assert.deepEqual(c.oauth.smtp, { host: 'mail.example', port: 465, tls: 'implicit' });
+    assert.equal(c.oauth.redirectUri, 'https://app.example/cb');
+  });
+
+  test('an issuer without TLS and malformed OAUTH_* values are refused by name', () => {
+    assert.throws(
+      () =>
+        loadConfig({
+          OAUTH_ISSUER: 'http://login.example',
+          OAUTH_IMAP_URL: 'https://outlook.office365.com',
+          OAUTH_SMTP_URL: 'imap://x',
+          OAUTH_SCOPES: 'openid "quoted"',
+        }),
+      (err: Error) => {
+        for (const name of ['OAUTH_ISSUER', 'OAUTH_IMAP_URL', 'OAUTH_SMTP_URL', 'OAUTH_SCOPES'])
+          assert.match(err.message, new RegExp(name));
+        return true;
+      },
+    );
+  });
 });

@@ -26,7 +26,8 @@ export interface Archiver {
 
 export function createArchiver(opts: {
   imap: Endpoint;
-  creds: ImapCredentials;
+  /** or where to get them when the session opens (an OAuth access token fresh at that moment) */
+  creds: ImapCredentials | (() => Promise<ImapCredentials | { error: string }>);
   guard: OutboundGuard;
   uids: ScanUids;
   to: 'archive' | 'trash';
@@ -35,7 +36,9 @@ export function createArchiver(opts: {
   let chain: Promise<unknown> = Promise.resolve();
 
   async function open() {
-    const s = await openImap(opts.imap, opts.creds, opts.guard);
+    const creds = typeof opts.creds === 'function' ? await opts.creds() : opts.creds;
+    if ('error' in creds) return { error: creds.error };
+    const s = await openImap(opts.imap, creds, opts.guard);
     if (!s.ok) return { error: s.message };
     const list = await s.client.list();
     const role = opts.to === 'trash' ? '\\Trash' : '\\Archive';

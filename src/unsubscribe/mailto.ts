@@ -22,6 +22,13 @@ export type MailtoSenderOptions = {
   password?: string;
   /** OAuth 2 access token (XOAUTH2); used instead of the password when given. */
   accessToken?: string;
+  /**
+   * OAuth 2 access tokens from a source that refreshes them (XOAUTH2), instead of `accessToken`:
+   * the pool asks `current()` for its first token and again once that one expired, and `renew()`
+   * once when the server refused one (nodemailer's provisionCallback). A long batch then never
+   * fails on an expired token.
+   */
+  tokens?: TokenSource;
   /** The scanned address: From and envelope sender of every message. */
   from: string;
   guard: OutboundGuard;
@@ -29,6 +36,13 @@ export type MailtoSenderOptions = {
   timeoutMs?: number;
   /** Open SMTP connections at most; default 2 (providers throttle parallel logins). */
   maxConnections?: number;
+};
+
+export type TokenSource = {
+  /** the access token to use now (refreshed when nearly expired), or null when the sign-in ended */
+  current(): Promise<{ token: string; expiresAt: number } | null>;
+  /** the server refused `refused`: a new token, or null */
+  renew(refused: string): Promise<{ token: string; expiresAt: number } | null>;
 };
 
 export type MailtoFailure = 'blocked' | 'auth' | 'connect' | 'tls' | 'rejected' | 'timeout';
@@ -49,7 +63,8 @@ type Ready = { ok: true; transport: Transport } | { ok: false; result: MailtoRes
 export function createMailtoSender(opts: MailtoSenderOptions): MailtoSender {
   const { endpoint, user, from, guard, timeoutMs = 30_000, maxConnections = 2 } = opts;
   const where = `${endpoint.host}:${endpoint.port}`;
-  const describe = describer({ where, user, oauth: !!opts.accessToken, timeoutMs, secrets: secretsOf(opts) });
+  const secrets = secretsOf(opts);
+  const describe = describer({ where, user, oauth: !!(opts.accessToken || opts.tokens), timeoutMs, secrets });
   let ready: Promise<Ready> | null = null;
   // After the server refused the sign-in, further sends do not try again: a bulk unsubscribe
   // repeating a wrong password is how an account gets locked.
@@ -88,9 +103,11 @@ export function createMailtoSender(opts: MailtoSenderOptions): MailtoSender {
         rejectUnauthorized: true,
         minVersion: 'TLSv1.2',
       },
-      auth: opts.accessToken
-        ? { type: 'OAuth2', user, accessToken: opts.accessToken }
-        : { user, pass: opts.password ?? '' },
+      auth: opts.tokens
+        ? { type: 'OAuth2', user, provisionCallback: provision(opts, opts.tokens, secrets) }
+        : opts.accessToken
+          ? { type: 'OAuth2', user, accessToken: opts.accessToken }
+          : { user, pass: opts.password ?? '' },
       connectionTimeout: timeoutMs,
       greetingTimeout: timeoutMs,
       socketTimeout: timeoutMs,
@@ -147,4 +164,25 @@ export function createMailtoSender(opts: MailtoSenderOptions): MailtoSender {
 
 function fail(reason: MailtoFailure, detail: string): Ready {
   return { ok: false, result: { ok: false, reason, detail } };
+}
+
+/**
+ * nodemailer's provisionCallback over a token source: `renew` means the server refused the last
+ * token. The expiry passed back makes nodemailer ask again once a token has expired. Every token
+ * handed out joins the secrets redacted from server replies.
+ */
+function provision(opts: MailtoSenderOptions, source: TokenSource, secrets: string[]) {
+  let last = '';
+  return (_user: string, renew: boolean, cb: (err: Error | null, token?: string, expires?: number) => void) => {
+    (renew ? source.renew(last) : source.current()).then(
+      (t) => {
+        if (!t) return cb(Object.assign(new Error('the sign-in has ended'), { code: 'EAUTH' }));
+        last = t.token;
+        secrets.push(...secretsOf({ ...opts, password: undefined, accessToken: t.token }));
+        secrets.sort((a, b) => b.length - a.length);
+        cb(null, t.token, t.expiresAt);
+      },
+      () => cb(Object.assign(new Error('no token'), { code: 'EAUTH' })),
+    );
+  };
 }

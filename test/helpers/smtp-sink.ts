@@ -1,6 +1,9 @@
 /**
  * A real SMTP server (smtp-server) on 127.0.0.1 with the test certificate, standing in for
  * a provider's submission server: it checks the login and keeps every message it gets.
+ * With `oauth`, it takes AUTH XOAUTH2 and checks each token the way Outlook's server would:
+ * at the identity provider (RFC 7662 introspection), active and issued to that very address;
+ * a refused token gets the XOAUTH2 error challenge (334 + JSON), then 535.
  */
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -14,32 +17,56 @@ export interface SinkMessage {
   raw: string;
 }
 
+export interface SinkOAuth {
+  introspect(token: string): Promise<{ active: boolean; sub?: string }>;
+}
+
 export interface SmtpSink {
   port: number;
   messages: SinkMessage[];
   connections: number;
+  /** XOAUTH2 sign-ins: the token each one carried and whether it was accepted */
+  oauthLogins: { user: string; token: string; accepted: boolean }[];
   close(): Promise<void>;
 }
 
 export async function startSmtpSink(opts: {
-  user: string;
-  password: string;
+  user?: string;
+  password?: string;
   tls: 'implicit' | 'starttls';
+  oauth?: SinkOAuth;
 }): Promise<SmtpSink> {
-  const sink: SmtpSink = { port: 0, messages: [], connections: 0, close: async () => {} };
+  const sink: SmtpSink = { port: 0, messages: [], connections: 0, oauthLogins: [], close: async () => {} };
   const server = new SMTPServer({
     secure: opts.tls === 'implicit',
     key: readFileSync(keyPath),
     cert: readFileSync(certPath),
-    authMethods: ['PLAIN', 'LOGIN'],
+    authMethods: opts.oauth ? ['XOAUTH2'] : ['PLAIN', 'LOGIN'],
     logger: false,
     onConnect(_session, cb) {
       sink.connections++;
       cb();
     },
     onAuth(auth, _session, cb) {
-      if (auth.username === opts.user && auth.password === opts.password) cb(null, { user: auth.username });
-      else cb(new Error('Invalid username or password'));
+      if (auth.method === 'XOAUTH2' && opts.oauth) {
+        const token = auth.accessToken ?? '';
+        const user = auth.username ?? '';
+        opts.oauth.introspect(token).then(
+          (info) => {
+            const accepted = info.active && info.sub?.toLowerCase() === user.toLowerCase();
+            sink.oauthLogins.push({ user, token, accepted });
+            // smtp-server answers the XOAUTH2 error challenge for `data` (Google's XOAUTH2 protocol)
+            if (accepted) cb(null, { user });
+            else
+              cb(null, { data: { status: '401', schemes: 'bearer', scope: 'https://outlook.office.com/SMTP.Send' } });
+          },
+          (err: Error) => cb(err),
+        );
+        return;
+      }
+      if (opts.user && auth.username === opts.user && auth.password === opts.password) {
+        cb(null, { user: auth.username });
+      } else cb(new Error('Invalid username or password'));
     },
     onData(stream, session, cb) {
       const chunks: Buffer[] = [];

@@ -1,9 +1,10 @@
 /**
- * Mailbox passwords live in memory only. The real service (a child process with its own
- * data dir and the most verbose logging) scans with sentinel passwords — once signing in,
- * once refused, once unable to connect — and afterwards the data dir, everything it
- * logged, and every file written under the temp dir during the test are searched for the
- * sentinels: zero hits.
+ * Mailbox passwords and OAuth tokens live in memory only. The real service (a child process
+ * with its own data dir and the most verbose logging) scans with sentinel passwords — once
+ * signing in, once refused, once unable to connect — and signs in with Microsoft (the test
+ * identity provider) and out again; afterwards the data dir, everything it logged, and every
+ * file written under the temp dir during the test are searched for the sentinels and for every
+ * token the provider issued: zero hits.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
@@ -12,8 +13,11 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { generateMailbox } from '../fixtures/mail-generator.ts';
 import { startDovecot } from '../helpers/dovecot.ts';
+import { freePorts } from '../helpers/dovecot-process.ts';
+import { createHttpBrowser, signIn } from '../helpers/http-browser.ts';
+import { startIdp } from '../helpers/oidc-idp.ts';
 import { startServer } from '../helpers/server-process.ts';
-import { caPath } from '../helpers/tls-ca.ts';
+import { caPath, trustTestCa } from '../helpers/tls-ca.ts';
 import { connectWs } from '../helpers/ws-client.ts';
 
 const GOOD = 'SENTINEL-good-pw-7f3a9c51';
@@ -94,5 +98,51 @@ test('no mailbox password reaches the data dir, the logs or a temp file', async 
   assert.deepEqual(await hits(files(dataDir, 0, []), [GOOD, BAD, UNREACHABLE]), []);
   assert.deepEqual(await hits(files(tmpdir(), started, [dovecot.dir, dataDir]), [GOOD, BAD, UNREACHABLE]), []);
   await dovecot.stop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+test('no OAuth token or session cookie reaches the data dir, the logs or a temp file', async () => {
+  const started = Date.now() - 1000;
+  trustTestCa();
+  const [port] = await freePorts(1);
+  const base = `http://127.0.0.1:${port}`;
+  const idp = await startIdp({
+    redirectUris: [`${base}/auth/microsoft/callback`],
+    postLogoutRedirectUris: [`${base}/`],
+  });
+  const dataDir = await mkdtemp(join(tmpdir(), 'optout-cred-'));
+  const server = await startServer({
+    PORT: String(port),
+    BASE_URL: base,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'trace',
+    NODE_EXTRA_CA_CERTS: caPath,
+    OAUTH_ISSUER: idp.issuer,
+    OAUTH_CLIENT_ID: idp.clientId,
+  });
+  const secrets: string[] = [];
+  try {
+    const browser = createHttpBrowser();
+    const home = await signIn(browser, `${base}/auth/microsoft/start`, 'carol@example.test');
+    assert.equal(home.url, `${base}/`);
+    const session = browser.cookie(`${base}/`, 'optout_ms')!.value;
+    const who = (await (await browser.request(`${base}/auth/microsoft/session`)).json()) as { email: string };
+    assert.equal(who.email, 'carol@example.test');
+    // the sealed sign-in cookie is not a token, but it is a secret of its own
+    secrets.push(session, ...browser.hops.flatMap((h) => h.setCookies.map((c) => c.split(';')[0]!.split('=')[1]!)));
+    const out = await browser.request(`${base}/auth/microsoft/signout`, { method: 'POST', origin: base });
+    assert.equal(out.status, 303);
+  } finally {
+    assert.equal(await server.stop(), 0);
+    await idp.stop();
+  }
+  const tokens = [...idp.issued];
+  assert.ok(tokens.length >= 3, 'access, refresh and ID tokens were issued');
+  const needles = [...tokens, ...secrets.filter((v) => v.length > 20)];
+  const logs = [...server.stdout, ...server.stderr].join('\n');
+  assert.ok(logs.includes('microsoft sign-in completed'), 'the log was captured');
+  for (const n of needles) assert.ok(!logs.includes(n), 'a token or cookie was logged');
+  assert.deepEqual(await hits(files(dataDir, 0, []), needles), []);
+  assert.deepEqual(await hits(files(tmpdir(), started, [dataDir]), needles), []);
   await rm(dataDir, { recursive: true, force: true });
 });
