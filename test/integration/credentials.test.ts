@@ -13,11 +13,10 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { generateMailbox } from '../fixtures/mail-generator.ts';
 import { startDovecot } from '../helpers/dovecot.ts';
-import { freePorts } from '../helpers/dovecot-process.ts';
 import { createHttpBrowser, signIn } from '../helpers/http-browser.ts';
-import { startIdp } from '../helpers/oidc-idp.ts';
+import { idpForNewPort } from '../helpers/oauth-stack.ts';
 import { startServer } from '../helpers/server-process.ts';
-import { caPath, trustTestCa } from '../helpers/tls-ca.ts';
+import { caPath } from '../helpers/tls-ca.ts';
 import { connectWs } from '../helpers/ws-client.ts';
 
 const GOOD = 'SENTINEL-good-pw-7f3a9c51';
@@ -103,13 +102,7 @@ test('no mailbox password reaches the data dir, the logs or a temp file', async 
 
 test('no OAuth token or session cookie reaches the data dir, the logs or a temp file', async () => {
   const started = Date.now() - 1000;
-  trustTestCa();
-  const [port] = await freePorts(1);
-  const base = `http://127.0.0.1:${port}`;
-  const idp = await startIdp({
-    redirectUris: [`${base}/auth/microsoft/callback`],
-    postLogoutRedirectUris: [`${base}/`],
-  });
+  const { port, base, idp } = await idpForNewPort();
   const dataDir = await mkdtemp(join(tmpdir(), 'optout-cred-'));
   const server = await startServer({
     PORT: String(port),
