@@ -242,6 +242,7 @@ export async function startIdp(opts: IdpOptions = {}): Promise<Idp> {
 }
 
 async function listen(server: http.Server, port: number): Promise<void> {
+  if (server.listening) return;
   server.listen(port, '127.0.0.1');
   await once(server, 'listening');
 }
