@@ -26,7 +26,7 @@ import { startDeviceSignIn } from './device.ts';
 import { scanWithAccount, tokenSource } from './mail.ts';
 
 const ALICE = 'alice@example.test';
-const hooks: ScanHooks = { progress: () => {}, subscription: () => {}, started: async () => ({ ok: true }) };
+const hooks: ScanHooks = { progress: () => {}, subscription: () => {}, started: async () => true };
 const opts = { matchService: () => null, imapTimeouts: { connectMs: 20_000, socketMs: 60_000 } };
 
 async function deviceAccount(idp: Idp, login = ALICE): Promise<OAuthAccount> {

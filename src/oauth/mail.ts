@@ -12,9 +12,12 @@ import { runScan, type ScanHooks, type ScanOptions, type ScanResult } from '../m
 import type { OutboundGuard } from '../outbound/guard.ts';
 import type { TokenSource } from '../unsubscribe/mailto.ts';
 import type { OAuthAccount } from './account.ts';
-import { type OAuthFailure, oauthFailure } from './errors.ts';
+import { type OAuthErrorCode, type OAuthFailure, oauthFailure } from './errors.ts';
 
-const notSignedIn = (f: OAuthFailure): ScanResult => ({
+/** A scan's result, or why the account could not be signed in to the mailbox. */
+export type AccountScanResult = ScanResult | { ok: false; code: OAuthErrorCode; message: string; authenticated: false };
+
+const notSignedIn = (f: OAuthFailure): AccountScanResult => ({
   ok: false,
   code: f.code,
   message: f.message,
@@ -28,7 +31,7 @@ export async function scanWithAccount(
   guard: OutboundGuard,
   opts: ScanOptions,
   hooks: ScanHooks,
-): Promise<ScanResult> {
+): Promise<AccountScanResult> {
   const first = await account.accessToken();
   if (!first.ok) return notSignedIn(first);
   const scan = (token: string) => runScan(imap, { user: account.email, accessToken: token }, guard, opts, hooks);
