@@ -104,17 +104,21 @@ test('no OAuth token or session cookie reaches the data dir, the logs or a temp 
   const started = Date.now() - 1000;
   const { port, base, idp } = await idpForNewPort();
   const dataDir = await mkdtemp(join(tmpdir(), 'optout-cred-'));
-  const server = await startServer({
-    PORT: String(port),
-    BASE_URL: base,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'trace',
-    NODE_EXTRA_CA_CERTS: caPath,
-    OAUTH_ISSUER: idp.issuer,
-    OAUTH_CLIENT_ID: idp.clientId,
-  });
   const secrets: string[] = [];
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
+    server = await startServer(
+      {
+        PORT: String(port),
+        BASE_URL: base,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'trace',
+        NODE_EXTRA_CA_CERTS: caPath,
+        OAUTH_ISSUER: idp.issuer,
+        OAUTH_CLIENT_ID: idp.clientId,
+      },
+      180_000,
+    );
     const browser = createHttpBrowser();
     const home = await signIn(browser, `${base}/auth/microsoft/start`, 'carol@example.test');
     assert.equal(home.url, `${base}/`);
@@ -126,8 +130,8 @@ test('no OAuth token or session cookie reaches the data dir, the logs or a temp 
     const out = await browser.request(`${base}/auth/microsoft/signout`, { method: 'POST', origin: base });
     assert.equal(out.status, 303);
   } finally {
-    assert.equal(await server.stop(), 0);
     await idp.stop();
+    if (server) assert.equal(await server.stop(), 0);
   }
   const tokens = [...idp.issued];
   assert.ok(tokens.length >= 3, 'access, refresh and ID tokens were issued');
