@@ -178,13 +178,15 @@ describe('refresh when the access token has expired', () => {
     const first = await tokenOf(account);
     await expired(idp, first);
     assert.ok((await scanWithAccount(account, imap, guard, opts, hooks)).ok);
-    assert.equal(idp.grants.get('refresh_token'), before + 1);
+    // (on a slow machine a 2-second token may need refreshing more than once along the way)
+    const after = idp.grants.get('refresh_token') ?? 0;
+    assert.ok(after > before, 'refreshed before signing in');
     const second = await tokenOf(account);
     assert.notEqual(second, first);
     await expired(idp, second);
-    // had the old refresh token been reused, the provider would have revoked the grant
+    // had an old, rotated refresh token been reused, the provider would have revoked the grant
     assert.ok((await scanWithAccount(account, imap, guard, opts, hooks)).ok);
-    assert.equal(idp.grants.get('refresh_token'), before + 2);
+    assert.ok((idp.grants.get('refresh_token') ?? 0) > after);
     assert.ok(!idp.grantErrors.includes('invalid_grant'));
   });
 

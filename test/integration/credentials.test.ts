@@ -60,12 +60,15 @@ test('no mailbox password reaches the data dir, the logs or a temp file', async 
     users: [{ user: 'carol@example.test', password: GOOD, mailboxes: { INBOX: mail.messages } }],
   });
   const dataDir = await mkdtemp(join(tmpdir(), 'optout-cred-'));
-  const server = await startServer({
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'trace',
-    NODE_EXTRA_CA_CERTS: caPath,
-    OUTBOUND_ALLOW_HOSTS: `127.0.0.1:${dovecot.imapsPort},127.0.0.1:9`,
-  });
+  const server = await startServer(
+    {
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'trace',
+      NODE_EXTRA_CA_CERTS: caPath,
+      OUTBOUND_ALLOW_HOSTS: `127.0.0.1:${dovecot.imapsPort},127.0.0.1:9`,
+    },
+    180_000,
+  );
   try {
     const c = await connectWs(`${server.url.replace('http', 'ws')}/ws`);
     await c.next('ready');
