@@ -70,6 +70,7 @@ export async function buildApp({ config, catalog, logger, runtime }: AppDeps): P
     sessions: runtime.sessions,
     dailyLimit: runtime.quota.limit,
     settings: runtime.channel,
+    oauth: runtime.oauth,
   });
   await app.register(agentRoutes, { prefix: '/agent/auth', ctx: runtime.agent });
   await app.register(oauthRoutes, { config, oauth: runtime.oauth });

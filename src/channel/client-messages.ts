@@ -3,7 +3,7 @@
  * frame with `ClientMessage`; the browser builds its messages as `z.input` of these schemas.
  */
 import { z } from 'zod';
-import { PROVIDER_IDS } from '../mailbox/providers.ts';
+import { OAUTH_PROVIDER, PROVIDER_IDS } from '../mailbox/providers.ts';
 
 const Email = z.email().max(254);
 const Host = z
@@ -22,9 +22,9 @@ export const ScanMessage = z
   .strictObject({
     type: z.literal('scan'),
     provider: z.enum(PROVIDER_IDS),
-    email: Email,
+    /** the mailbox address; for `outlook` it comes from the Microsoft sign-in instead */
+    email: Email.optional(),
     password: z.string().min(1).max(1024).optional(),
-    oauth_session: z.string().min(1).max(200).optional(),
     host: Host.optional(),
     port: Port.optional(),
     tls: TlsMode.optional(),
@@ -48,7 +48,18 @@ export const ScanMessage = z
         message: 'host, port, tls and smtp are only for the custom provider',
       });
     }
-    if (!m.password && !m.oauth_session) {
+    if (m.provider === OAUTH_PROVIDER.id) {
+      // The sign-in is the session cookie of the connection's upgrade request (docs/microsoft.md).
+      if (m.password)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['password'],
+          message: 'outlook signs in with Microsoft, not a password',
+        });
+      return;
+    }
+    if (!m.email) ctx.addIssue({ code: 'custom', path: ['email'], message: 'an email address is required' });
+    if (!m.password) {
       ctx.addIssue({ code: 'custom', path: ['password'], message: 'a password (app password) is required' });
     }
   });

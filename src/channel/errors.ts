@@ -48,6 +48,23 @@ export const WS_ERRORS = {
     meaning: 'the session reached its hard limit (`expires_at`); its sign-in and results are wiped',
     connection: 'closes',
   },
+  OAUTH_NOT_CONFIGURED: {
+    meaning: '`outlook` was asked for but this server has no Microsoft sign-in set up (docs/microsoft.md)',
+    connection: 'stays',
+  },
+  OAUTH_SESSION_EXPIRED: {
+    meaning: '`outlook` without a Microsoft sign-in on this connection, or one that ended or was withdrawn',
+    connection: 'stays',
+  },
+  OAUTH_PROVIDER_UNAVAILABLE: {
+    meaning: 'Microsoft could not be reached to renew the sign-in; nothing was changed',
+    connection: 'stays',
+  },
+  OAUTH_PROVIDER_ERROR: { meaning: 'Microsoft refused this server’s own request', connection: 'stays' },
+  OAUTH_TOKEN_REFUSED: {
+    meaning: 'the mail server refused the Microsoft sign-in even with a fresh token',
+    connection: 'stays',
+  },
   INTERNAL: { meaning: 'a bug on our side', connection: 'stays' },
 } as const satisfies Record<string, WsErrorEntry>;
 

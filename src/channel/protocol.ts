@@ -6,7 +6,7 @@
  */
 import type { z } from 'zod';
 
-export const PROTOCOL_VERSION = '2.0';
+export const PROTOCOL_VERSION = '2.1';
 
 export {
   ClientMessage,

@@ -6,9 +6,12 @@
  */
 import type { Logger } from 'pino';
 import type { ImapCredentials } from '../mailbox/imap-connect.ts';
-import { type Endpoint, presetFor } from '../mailbox/providers.ts';
-import { runScan, type ScanUidIndex } from '../mailbox/scan.ts';
+import { type Endpoint, OAUTH_PROVIDER, presetFor } from '../mailbox/providers.ts';
+import { runScan, type ScanHooks, type ScanOptions, type ScanUidIndex } from '../mailbox/scan.ts';
 import type { ServiceMatch } from '../mailbox/types.ts';
+import type { OAuthAccount } from '../oauth/account.ts';
+import { OAUTH_ERRORS } from '../oauth/errors.ts';
+import { scanWithAccount } from '../oauth/mail.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
 import type { ScanQuota } from '../quota/scan-quota.ts';
 import type { ScanMessage, ServerMessage, Subscription } from './protocol.ts';
@@ -21,6 +24,8 @@ export interface ScanDeps {
   matchService: (domain: string) => ServiceMatch | null;
   scanTimeoutMs: number;
   batchSize: number;
+  /** the mail servers of the Microsoft sign-in (OAUTH_IMAP_URL, OAUTH_SMTP_URL), null when not set up */
+  oauth: { imap: Endpoint; smtp: Endpoint } | null;
 }
 
 /** What an unsubscribe needs from the last scan, held in memory only. */
@@ -31,6 +36,8 @@ export interface LastScan {
   smtp: Endpoint | null;
   subscriptions: Map<string, Subscription>;
   uids: ScanUidIndex;
+  /** the Microsoft sign-in the scan used: later connections take a fresh token from it */
+  account: OAuthAccount | null;
 }
 
 export type Emit = (msg: ServerMessage) => void;
@@ -42,68 +49,100 @@ const quotaExceeded = (resets_at: string): ServerMessage => ({
   resets_at,
 });
 
+/** Where and as whom a scan signs in: a preset or custom server with a password, or Microsoft. */
+type Mailbox =
+  | { email: string; creds: ImapCredentials; imap: Endpoint; smtp: Endpoint | null; account: null }
+  | { email: string; creds: ImapCredentials; imap: Endpoint; smtp: Endpoint; account: OAuthAccount };
+
+function mailboxFor(m: ScanMessage, deps: ScanDeps, account: OAuthAccount | null): Mailbox | ServerMessage {
+  if (m.provider === OAUTH_PROVIDER.id) {
+    if (!deps.oauth) return oauthError('OAUTH_NOT_CONFIGURED');
+    if (!account?.active) return oauthError('OAUTH_SESSION_EXPIRED');
+    // The address is the one Microsoft vouched for, whatever the message says.
+    const { imap, smtp } = deps.oauth;
+    return { email: account.email, creds: { user: account.email }, imap, smtp, account };
+  }
+  const preset = presetFor(m.provider);
+  return {
+    email: m.email!,
+    creds: { user: m.email!, password: m.password },
+    imap: preset ? preset.imap : { host: m.host!, port: m.port!, tls: m.tls! },
+    smtp: preset ? preset.smtp : (m.smtp ?? null),
+    account: null,
+  };
+}
+
+const oauthError = (code: 'OAUTH_NOT_CONFIGURED' | 'OAUTH_SESSION_EXPIRED'): ServerMessage => ({
+  type: 'error',
+  code,
+  message: OAUTH_ERRORS[code],
+});
+
+/** A refresh can only end a sign-in, never start one: the codes of a starting sign-in do not occur here. */
+const wsCode = <C extends string>(
+  code: C,
+):
+  | Exclude<C, 'OAUTH_CONSENT_REFUSED' | 'OAUTH_DEVICE_CODE_EXPIRED' | 'OAUTH_SIGN_IN_FAILED'>
+  | 'OAUTH_SESSION_EXPIRED' =>
+  code === 'OAUTH_CONSENT_REFUSED' || code === 'OAUTH_DEVICE_CODE_EXPIRED' || code === 'OAUTH_SIGN_IN_FAILED'
+    ? 'OAUTH_SESSION_EXPIRED'
+    : (code as Exclude<C, 'OAUTH_CONSENT_REFUSED' | 'OAUTH_DEVICE_CODE_EXPIRED' | 'OAUTH_SIGN_IN_FAILED'>);
+
 export async function scanForSession(
   m: ScanMessage,
   deps: ScanDeps,
   signal: AbortSignal,
   emit: Emit,
+  account: OAuthAccount | null = null,
 ): Promise<LastScan | null> {
-  const preset = presetFor(m.provider);
-  if (m.oauth_session || preset?.auth === 'oauth') {
-    emit({
-      type: 'error',
-      code: 'INVALID_MESSAGE',
-      message: 'scan.provider: sign-in with an OAuth session is not available for this provider',
-    });
+  const box = mailboxFor(m, deps, account);
+  if ('type' in box) {
+    emit(box);
     return null;
   }
-  const imap: Endpoint = preset ? preset.imap : { host: m.host!, port: m.port!, tls: m.tls! };
-  const smtp: Endpoint | null = preset ? preset.smtp : (m.smtp ?? null);
-  const before = await deps.quota.status(m.email);
+  const { email, imap } = box;
+  const before = await deps.quota.status(email);
   if (before.scans_left <= 0) {
     emit(quotaExceeded(before.resets_at));
     return null;
   }
-  const creds: ImapCredentials = { user: m.email, password: m.password };
   const subs = new Map<string, Subscription>();
   const previous = m.previous_unsubscribes ?? [];
   let refusedUntil = before.resets_at;
-  const result = await runScan(
-    imap,
-    creds,
-    deps.guard,
-    {
-      mailboxes: m.mailboxes,
-      since: m.since ? new Date(m.since) : undefined,
-      signal,
-      matchService: deps.matchService,
-      timeoutMs: deps.scanTimeoutMs,
-      batchSize: deps.batchSize,
+  const opts: ScanOptions = {
+    mailboxes: m.mailboxes,
+    since: m.since ? new Date(m.since) : undefined,
+    signal,
+    matchService: deps.matchService,
+    timeoutMs: deps.scanTimeoutMs,
+    batchSize: deps.batchSize,
+  };
+  const hooks: ScanHooks = {
+    progress: (p) => emit({ type: 'progress', ...p }),
+    subscription: (s) => {
+      const marked = markVerification(s, previous);
+      subs.set(s.id, marked);
+      emit({ type: 'subscription', subscription: marked });
     },
-    {
-      progress: (p) => emit({ type: 'progress', ...p }),
-      subscription: (s) => {
-        const marked = markVerification(s, previous);
-        subs.set(s.id, marked);
-        emit({ type: 'subscription', subscription: marked });
-      },
-      started: async () => {
-        const taken = await deps.quota.take(m.email);
-        if (!taken.ok) {
-          refusedUntil = taken.resets_at;
-          return false;
-        }
-        emit({ type: 'quota', email: m.email, scans_left: taken.scans_left, resets_at: taken.resets_at });
-        return true;
-      },
+    started: async () => {
+      const taken = await deps.quota.take(email);
+      if (!taken.ok) {
+        refusedUntil = taken.resets_at;
+        return false;
+      }
+      emit({ type: 'quota', email, scans_left: taken.scans_left, resets_at: taken.resets_at });
+      return true;
     },
-  );
+  };
+  const result = box.account
+    ? await scanWithAccount(box.account, imap, deps.guard, opts, hooks)
+    : await runScan(imap, box.creds, deps.guard, opts, hooks);
   if (!result.ok) {
     deps.logger.info({ code: result.code }, 'scan ended with an error');
     emit(
       result.code === 'REFUSED'
         ? quotaExceeded(refusedUntil)
-        : { type: 'error', code: result.code, message: result.message },
+        : { type: 'error', code: wsCode(result.code), message: result.message },
     );
     return null;
   }
@@ -117,5 +156,5 @@ export async function scanForSession(
     mailboxes: result.mailboxes,
     verification: summarizeVerification(previous, subs),
   });
-  return { email: m.email, creds, imap, smtp, subscriptions: subs, uids: result.uids };
+  return { ...box, subscriptions: subs, uids: result.uids };
 }

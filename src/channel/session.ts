@@ -6,6 +6,7 @@
  * reported, so a connection that takes the session over gets every subscription, the scan's
  * outcome and every unsubscribe result again, once each. `end()` wipes all of it.
  */
+import type { OAuthAccount } from '../oauth/account.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
 import type { ScanQuota } from '../quota/scan-quota.ts';
 import type {
@@ -59,7 +60,8 @@ export interface ScanSession {
   /** What a new owner receives after taking the session over, each message once. */
   replay(): ServerMessage[];
   quota(email: string): Promise<void>;
-  scan(m: ScanMessage): Promise<void>;
+  /** `account`: the Microsoft sign-in of the connection that sent it (provider `outlook`) */
+  scan(m: ScanMessage, account?: OAuthAccount | null): Promise<void>;
   unsubscribe(m: UnsubscribeMessage): Promise<void>;
   cancel(): void;
   /** Stops what runs and drops credentials, results and journal; idempotent. */
@@ -157,7 +159,7 @@ export function createScanSession(deps: SessionDeps, id: string, expiresAt: Date
       const s = await deps.quota.status(email);
       toOwner({ type: 'quota', email, ...s });
     },
-    scan: (m) =>
+    scan: (m, account = null) =>
       exclusive('scan', async (signal) => {
         // A new scan replaces the last one: its results, its credentials, its journal.
         last = null;
@@ -165,7 +167,7 @@ export function createScanSession(deps: SessionDeps, id: string, expiresAt: Date
         outcome = null;
         results.clear();
         batchDone = null;
-        const result = await scanForSession(m, deps, signal, emit);
+        const result = await scanForSession(m, deps, signal, emit, account);
         if (!ended) last = result;
       }),
     unsubscribe(m) {

@@ -4,6 +4,7 @@
  * `unsubscribe_done`.
  */
 import type { Subscription } from '../mailbox/types.ts';
+import { imapCredentials, tokenSource } from '../oauth/mail.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
 import { createArchiver } from '../unsubscribe/archive.ts';
 import { type EngineSummary, runUnsubscribe, type UnsubscribeResult } from '../unsubscribe/engine.ts';
@@ -50,7 +51,8 @@ export async function handleUnsubscribe(
           endpoint: last.smtp,
           user: last.creds.user,
           password: last.creds.password,
-          accessToken: last.creds.accessToken,
+          // a Microsoft sign-in: each SMTP connection takes a token fresh then (docs/microsoft.md)
+          tokens: last.account ? tokenSource(last.account) : undefined,
           from: last.email,
           guard,
         })
@@ -58,7 +60,13 @@ export async function handleUnsubscribe(
   const archiveTo = m.archive === 'trash' ? 'trash' : m.archive ? 'archive' : null;
   const archiver =
     archiveTo && !dryRun
-      ? createArchiver({ imap: last.imap, creds: last.creds, guard, uids: last.uids, to: archiveTo })
+      ? createArchiver({
+          imap: last.imap,
+          creds: last.account ? () => imapCredentials(last.account!) : last.creds,
+          guard,
+          uids: last.uids,
+          to: archiveTo,
+        })
       : null;
   try {
     const summary = await runUnsubscribe(

@@ -6,6 +6,8 @@
  */
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { WebSocket } from 'ws';
+import { OAUTH_PROVIDER } from '../mailbox/providers.ts';
+import type { OAuthAccount } from '../oauth/account.ts';
 import { ClientMessage, describeIssues, PROTOCOL_VERSION, type ServerMessage, WS_CLOSE } from './protocol.ts';
 import type { ScanSession, SessionOwner } from './session.ts';
 import type { SessionStore } from './session-store.ts';
@@ -19,7 +21,14 @@ export interface ConnectionSettings {
 
 export function driveConnection(
   socket: WebSocket,
-  ctx: { store: SessionStore; dailyLimit: number; settings: ConnectionSettings; log: Logger },
+  ctx: {
+    store: SessionStore;
+    dailyLimit: number;
+    settings: ConnectionSettings;
+    log: Logger;
+    /** the Microsoft sign-in of the upgrade request's cookie, if it is still live */
+    account: () => OAuthAccount | null;
+  },
 ): void {
   const { store, settings, log } = ctx;
   const send = (msg: ServerMessage) => {
@@ -106,7 +115,7 @@ export function driveConnection(
     }
     const m = parsed.data;
     if (m.type === 'quota') await session.quota(m.email);
-    else if (m.type === 'scan') await session.scan(m);
+    else if (m.type === 'scan') await session.scan(m, m.provider === OAUTH_PROVIDER.id ? ctx.account() : null);
     else if (m.type === 'unsubscribe') await session.unsubscribe(m);
     else if (m.type === 'cancel') session.cancel();
     else resume(m.session);

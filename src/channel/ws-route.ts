@@ -2,11 +2,14 @@
  * GET /ws: the scanning channel. Checks Origin against BASE_URL and ALLOWED_ORIGINS to
  * stop cross-site WebSocket hijacking (a page elsewhere cannot drive a person's session);
  * clients that send no Origin are not browsers and cannot be hijacked that way. Frames
- * are capped (maxPayload); each connection is driven by ws-connection.ts.
+ * are capped (maxPayload); each connection is driven by ws-connection.ts. The Origin check
+ * matters doubly for the Microsoft sign-in, whose cookie any request to this host carries.
  */
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
+import type { OAuthService } from '../oauth/service.ts';
+import { readCookie } from '../oauth/sessions.ts';
 import type { SessionStore } from './session-store.ts';
 import { driveConnection } from './ws-connection.ts';
 
@@ -40,6 +43,8 @@ export interface ChannelOptions {
   sessions: SessionStore;
   dailyLimit: number;
   settings: ChannelSettings;
+  /** the Microsoft sign-ins: a connection whose upgrade request carries one scans `outlook` with it */
+  oauth: Pick<OAuthService, 'sessions' | 'cookies'>;
 }
 
 export async function channelRoutes(app: FastifyInstance, opts: ChannelOptions) {
@@ -58,12 +63,16 @@ export async function channelRoutes(app: FastifyInstance, opts: ChannelOptions) 
         }
       },
     },
-    (socket, req) =>
+    (socket, req) => {
+      // Looked up at each scan, not now: the person may sign out, or the sign-in end, meanwhile.
+      const signIn = readCookie(req.headers.cookie, opts.oauth.cookies.session);
       driveConnection(socket, {
         store: opts.sessions,
         dailyLimit: opts.dailyLimit,
         settings: opts.settings,
         log: req.log,
-      }),
+        account: () => opts.oauth.sessions.get(signIn),
+      });
+    },
   );
 }

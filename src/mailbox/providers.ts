@@ -16,7 +16,7 @@ export interface ProviderPreset {
   name: string;
   imap: Endpoint;
   smtp: Endpoint;
-  auth: 'password' | 'oauth';
+  auth: 'password';
   /** where a person creates the app password this provider requires for IMAP */
   appPasswordUrl: string | null;
   appPasswordHelp: string;
@@ -100,7 +100,13 @@ export const PROVIDERS: readonly ProviderPreset[] = [
   },
 ];
 
-export const PROVIDER_IDS = [...PROVIDERS.map((p) => p.id), 'custom'] as const;
+/**
+ * Outlook.com and Microsoft 365 sign in with OAuth 2.0 (src/oauth/, docs/microsoft.md), never
+ * with a password; their mail servers come from the OAUTH_IMAP_URL / OAUTH_SMTP_URL settings.
+ */
+export const OAUTH_PROVIDER = { id: 'outlook', name: 'Outlook / Microsoft 365' } as const;
+
+export const PROVIDER_IDS = [...PROVIDERS.map((p) => p.id), OAUTH_PROVIDER.id, 'custom'] as const;
 
 export function presetFor(id: string): ProviderPreset | undefined {
   return PROVIDERS.find((p) => p.id === id);

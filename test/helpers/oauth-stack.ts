@@ -32,6 +32,8 @@ export interface OAuthStackOptions {
   mail?: Record<string, MaildirMessage[]>;
   /** more optout settings (they win over the stack's) */
   env?: Record<string, string>;
+  /** more loopback `host:port`s the outbound guard lets optout reach (beside the stack's Dovecot) */
+  allowHosts?: string[];
   /** leave OAUTH_CLIENT_ID unset: the provider is not configured */
   unconfigured?: boolean;
   databaseUrl?: string;
@@ -67,12 +69,10 @@ export async function startOAuthStack(opts: OAuthStackOptions = {}): Promise<OAu
       OAUTH_ISSUER: idp.issuer,
       ...(opts.unconfigured ? {} : { OAUTH_CLIENT_ID: idp.clientId }),
       ...(opts.idp?.clientSecret ? { OAUTH_CLIENT_SECRET: opts.idp.clientSecret } : {}),
-      ...(dovecot
-        ? {
-            OAUTH_IMAP_URL: `imaps://127.0.0.1:${dovecot.imapsPort}`,
-            OUTBOUND_ALLOW_HOSTS: `127.0.0.1:${dovecot.imapsPort}`,
-          }
-        : {}),
+      ...(dovecot ? { OAUTH_IMAP_URL: `imaps://127.0.0.1:${dovecot.imapsPort}` } : {}),
+      OUTBOUND_ALLOW_HOSTS: [...(dovecot ? [`127.0.0.1:${dovecot.imapsPort}`] : []), ...(opts.allowHosts ?? [])].join(
+        ',',
+      ),
       ...opts.env,
     };
     const app = await startTestApp({ env, databaseUrl: opts.databaseUrl, runtime: opts.runtime });

@@ -21,8 +21,9 @@ export interface WsClient {
   close(): Promise<void>;
 }
 
-export async function connectWs(url: string, origin?: string): Promise<WsClient> {
-  const ws = new WebSocket(url, origin ? { origin } : {});
+/** `headers`: extra upgrade-request headers, e.g. the Microsoft sign-in's `cookie`. */
+export async function connectWs(url: string, origin?: string, headers?: Record<string, string>): Promise<WsClient> {
+  const ws = new WebSocket(url, { ...(origin ? { origin } : {}), ...(headers ? { headers } : {}) });
   const messages: Msg[] = [];
   // one cursor per type: next('x') returns the first 'x' not yet returned
   const cursors = new Map<string, number>();

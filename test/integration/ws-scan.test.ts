@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { PROTOCOL_VERSION } from '../../src/channel/protocol.ts';
 import { byMailbox, generateMailbox, type MailboxTruth } from '../fixtures/mail-generator.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { type Dovecot, startDovecot } from '../helpers/dovecot.ts';
@@ -89,7 +90,7 @@ describe('scanning a mailbox over /ws', () => {
     const ready = await a.next('ready');
     const other = await b.next('ready');
     assert.deepEqual(Object.keys(ready).sort(), ['daily_limit', 'expires_at', 'protocol', 'session', 'type']);
-    assert.equal(ready.protocol, '2.0');
+    assert.equal(ready.protocol, PROTOCOL_VERSION);
     assert.equal(ready.daily_limit, 3);
     // 256 random bits, base64url: at least the 128 bits asked for, and never the same twice
     assert.match(ready.session, /^[A-Za-z0-9_-]{43}$/);

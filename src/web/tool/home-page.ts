@@ -71,7 +71,7 @@ function homePage(config: Config): string {
     section: 'tool',
     body: html`<section class="hero"><h1>Unsubscribe from the mail you never read</h1>
 <p class="lead">optout looks through your mailbox for a moment, lists every newsletter and mailing list with how often it writes and how much of it you read, and unsubscribes you from the ones you pick.</p></section>
-${scanForm()}
+${scanForm(Boolean(config.oauth.clientId))}
 <section id="scan" class="scan card" hidden aria-labelledby="scan-title">
 <h2 id="scan-title">Scan progress</h2>
 <progress id="progress" aria-labelledby="scan-title" aria-describedby="progress-label"></progress>

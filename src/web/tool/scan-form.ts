@@ -6,7 +6,7 @@
  * a disabled default button also blocks implicit submission (Enter), so a password can
  * never end up in a URL.
  */
-import { PROVIDERS } from '../../mailbox/providers.ts';
+import { OAUTH_PROVIDER, PROVIDERS } from '../../mailbox/providers.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { foldersText } from '../shared/words.ts';
 
@@ -22,18 +22,34 @@ const OWNER: Record<string, string> = {
   yandex: 'Yandex',
 };
 
-function providerPicker(): SafeHtml {
+/**
+ * Outlook / Microsoft 365: no password on this page, a sign-in with Microsoft instead
+ * (docs/microsoft.md). Without OAUTH_CLIENT_ID the choice says it is not set up here, and
+ * there is no button that could only fail.
+ */
+function microsoftSignIn(configured: boolean): SafeHtml {
+  if (!configured) {
+    return html`<div class="oauth-slot" id="oauth-slot" hidden><p class="note" id="ms-not-configured">Signing in with Microsoft is not set up on this server, so Outlook and Microsoft 365 mailboxes cannot be scanned here. (Its operator needs to register optout with Microsoft and set <code>OAUTH_CLIENT_ID</code>.)</p></div>`;
+  }
+  return html`<div class="oauth-slot" id="oauth-slot" hidden>
+<div id="ms-signed-out"><p class="small">Outlook and Microsoft 365 need no password here. Sign in with Microsoft and allow optout to read your mail and to send unsubscribe emails from your address; you can withdraw that at any time in your Microsoft account.</p>
+<p><a class="button" id="ms-sign-in" href="/auth/microsoft/start">Sign in with Microsoft</a></p></div>
+<p id="ms-signed-in" hidden>Signed in with Microsoft as <strong id="ms-email"></strong>. <button type="submit" form="ms-signout" class="button secondary small">Sign out</button></p>
+</div>`;
+}
+
+function providerPicker(oauthConfigured: boolean): SafeHtml {
   return html`<fieldset class="providers"><legend>Your email provider</legend>
 <div class="provider-grid">${PROVIDERS.map(
     (p, i) =>
       html`<label class="provider"><input type="radio" name="provider" value="${p.id}"${i === 0 ? ' checked' : ''}><span>${p.name}</span></label>`,
-  )}<label class="provider"><input type="radio" name="provider" value="custom"><span>Other (IMAP)</span></label></div>
-<div class="oauth-slot" id="oauth-slot" hidden><button type="button" class="button secondary" disabled>Sign in with Microsoft</button></div>
+  )}<label class="provider"><input type="radio" name="provider" value="${OAUTH_PROVIDER.id}"><span>${OAUTH_PROVIDER.name}</span></label><label class="provider"><input type="radio" name="provider" value="custom"><span>Other (IMAP)</span></label></div>
+${microsoftSignIn(oauthConfigured)}
 </fieldset>`;
 }
 
 function appPasswordHelp(): SafeHtml {
-  return html`<section class="app-password" aria-labelledby="app-password-title">
+  return html`<section class="app-password" id="app-password" aria-labelledby="app-password-title">
 <h3 id="app-password-title">Use an app password</h3>
 <p class="small">Mail providers don’t let other apps sign in with your normal password. Create an <em>app password</em> just for this scan; you can delete it afterwards.</p>
 <ul class="help-list">${PROVIDERS.map(
@@ -62,15 +78,15 @@ function customServer(): SafeHtml {
 </fieldset>`;
 }
 
-export function scanForm(): SafeHtml {
+export function scanForm(oauthConfigured: boolean): SafeHtml {
   return html`<form id="scan-form" class="card scan-form" action="/" method="post" autocomplete="off" aria-labelledby="form-title">
 <h2 id="form-title">Scan your inbox</h2>
-${providerPicker()}
+${providerPicker(oauthConfigured)}
 ${appPasswordHelp()}
 ${customServer()}
-<div class="row">
+<div class="row" id="credentials">
 <div class="field grow"><label for="email">Email address</label><input id="email" name="email" type="email" autocomplete="email" required spellcheck="false" aria-describedby="quota"></div>
-<div class="field grow"><label for="password">App password</label><input id="password" name="password" type="password" autocomplete="off" required aria-describedby="password-promise"></div>
+<div class="field grow" id="password-field"><label for="password">App password</label><input id="password" name="password" type="password" autocomplete="off" required aria-describedby="password-promise"></div>
 </div>
 <p id="quota" class="small muted" aria-live="polite"></p>
 <p id="folders-note" class="small">${foldersText(false, false)}</p>
@@ -84,5 +100,6 @@ ${customServer()}
 <noscript><p class="note">The scan runs live in your browser and needs JavaScript. Everything else here works without it: the <a href="/services">cancellation guides</a> and the <a href="/blog/">blog</a>.</p></noscript>
 <div class="form-actions"><button type="submit" class="button" id="scan-button" disabled>Scan my inbox</button>
 <button type="button" class="button secondary" id="cancel-button" hidden>Stop scanning</button></div>
-</form>`;
+</form>
+${oauthConfigured ? html`<form id="ms-signout" method="post" action="/auth/microsoft/signout" hidden></form>` : ''}`;
 }

@@ -11,6 +11,7 @@ import type {
   UnsubscribeDoneMessage,
   UnsubscribeResultMessage,
 } from '../../../channel/protocol.ts';
+import { isOAuthErrorCode, OAUTH_ERRORS } from '../../../oauth/errors.ts';
 import { byId, el, fill } from '../shared/dom.ts';
 import { type ChannelEvent, openChannel } from './connection.ts';
 import { emailValue, initForm, providerHelp, scanMessage, setScanning } from './form.ts';
@@ -274,7 +275,18 @@ function onEmailChange(): void {
   channel.send({ type: 'quota', email });
 }
 
+/** Back from a Microsoft sign-in that failed: `/?oauth_error=CODE` (docs/microsoft.md §4). */
+function showSignInError(): void {
+  const url = new URL(location.href);
+  const code = url.searchParams.get('oauth_error');
+  if (!code) return;
+  showError(isOAuthErrorCode(code) ? OAUTH_ERRORS[code] : 'The sign-in with Microsoft did not complete. Try again.');
+  url.searchParams.delete('oauth_error');
+  history.replaceState(null, '', url.pathname + url.search + url.hash);
+}
+
 initForm();
+showSignInError();
 initTable(updateSelection);
 byId('scan-form').addEventListener('submit', startScan);
 byId('cancel-button').addEventListener('click', () => channel.send({ type: 'cancel' }));

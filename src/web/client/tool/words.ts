@@ -77,6 +77,16 @@ const ADVICE: Record<WsErrorCode, Advice> = {
     'You were away for more than 10 minutes, so the server wiped your sign-in. The results stay on this page; scan again to unsubscribe.',
   SESSION_ENDED: () =>
     'This session reached its one-hour limit and the server wiped your sign-in. The results stay on this page; scan again to unsubscribe.',
+  OAUTH_NOT_CONFIGURED: () =>
+    'Signing in with Microsoft is not set up on this server, so Outlook and Microsoft 365 mailboxes cannot be scanned here yet.',
+  OAUTH_SESSION_EXPIRED: () =>
+    'Your Microsoft sign-in has ended or was withdrawn. Press “Sign in with Microsoft” again, then scan.',
+  OAUTH_PROVIDER_UNAVAILABLE: () =>
+    'Microsoft’s sign-in service could not be reached to renew your sign-in. Nothing was changed; try again in a few minutes.',
+  OAUTH_PROVIDER_ERROR: () =>
+    'Microsoft refused this server’s request. This is a setup problem on our side, not yours; please try again later.',
+  OAUTH_TOKEN_REFUSED: () =>
+    'Your mail server did not accept the Microsoft sign-in. IMAP access may be turned off for this mailbox (an administrator can turn it on), or the account has no Outlook mailbox.',
   INTERNAL: () => 'Something went wrong on our side. Please try again in a moment.',
 };
 
