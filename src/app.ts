@@ -10,7 +10,6 @@ import type { Catalog } from './catalog/load.ts';
 import { catalogRoutes } from './catalog/routes.ts';
 import { channelRoutes } from './channel/ws-route.ts';
 import type { Config } from './config.ts';
-import { MCP_SERVER } from './discovery/mcp-registry.ts';
 import { openApiRoute, registerOpenApi } from './discovery/openapi.ts';
 import { discoveryRoutes } from './discovery/routes.ts';
 import { analyzerRoutes } from './guidance/analyzer.routes.ts';
@@ -18,6 +17,8 @@ import { guideRoutes } from './guidance/guide/routes.ts';
 import { corsForPublicApi, installPlumbing } from './http/plumbing.ts';
 import { linkCheckRoutes } from './linkcheck/routes.ts';
 import { deferredChildLogger } from './log.ts';
+import { mcpRoutes } from './mcp/routes.ts';
+import { mcpServerEntry } from './mcp/server.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 import type { Runtime } from './runtime.ts';
 import type { Db } from './storage/index.ts';
@@ -74,8 +75,15 @@ export async function buildApp({ config, catalog, logger, runtime }: AppDeps): P
   });
   await app.register(agentRoutes, { prefix: '/agent/auth', ctx: runtime.agent });
   await app.register(oauthRoutes, { config, oauth: runtime.oauth });
+  const mcp = mcpServerEntry(config.baseUrl);
+  await app.register(mcpRoutes, {
+    config,
+    agent: runtime.agent,
+    entry: mcp,
+    deps: { catalog, states: runtime.states, guides: runtime.guides, guideLimit: runtime.limits.guide, logger },
+  });
   openApiRoute(app);
-  await discoveryRoutes(app, { config, settings: runtime.agent.settings, mcp: MCP_SERVER });
+  await discoveryRoutes(app, { config, settings: runtime.agent.settings, mcp });
   await webRoutes(app, { config, catalog, states: runtime.states });
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   return app;

@@ -1,12 +1,11 @@
 /**
  * The MCP server as every discovery document describes it: the server card, the agent-skills
- * index, the API catalog, the protected-resource metadata of /mcp and ai.txt all read this one
- * entry, and the MCP module registers its tools from the same list, so a document can never
- * name a tool the server lacks or miss one it has.
+ * index, the API catalog, the protected-resource metadata of /mcp and ai.txt all read one
+ * entry, which src/mcp/server.ts (mcpServerEntry) builds from the very list of tools the server
+ * registers, so a document can never name a tool the server lacks or miss one it has.
  *
- * `MCP_SERVER` is null while optout serves no MCP endpoint: then no document mentions /mcp at
- * all — no card, no /mcp metadata, no MCP skill — rather than describe an endpoint that answers
- * 404 (docs/agents.md, "Discovery").
+ * Given no entry (null), the documents mention no /mcp at all — no card, no /mcp metadata, no
+ * MCP skill — rather than describe an endpoint that answers 404 (docs/agents.md, "Discovery").
  */
 import type { Scope } from '../agent/scopes.ts';
 
@@ -33,5 +32,3 @@ export interface McpServerEntry {
   protocolVersions: readonly string[];
   tools: readonly McpToolEntry[];
 }
-
-export const MCP_SERVER: McpServerEntry | null = null;

@@ -29,6 +29,8 @@ const DOCS = [
   '/.well-known/agent-skills/index.json',
   '/.well-known/ai.txt',
   '/auth.md',
+  '/.well-known/mcp/server-card.json',
+  '/.well-known/oauth-protected-resource/mcp',
 ];
 
 let t: TestApp;
@@ -158,12 +160,15 @@ describe('OAuth metadata', () => {
     assert.equal(r.statusCode, 200);
   });
 
-  test('no MCP server yet: no /mcp resource metadata and no server card', async () => {
-    for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/mcp/server-card.json']) {
-      const r = await get(path);
-      assert.equal(r.statusCode, 404, path);
-      assert.match(String(r.headers['content-type']), /json/);
-    }
+  test('the MCP server’s documents: its card and the /mcp resource metadata, naming the scopes its tools need', async () => {
+    const card = await json('/.well-known/mcp/server-card.json');
+    assert.equal(card.remotes[0].url, `${BASE}/mcp`);
+    assert.equal(card.name, 'example.optout/inbox');
+    const prm = await json('/.well-known/oauth-protected-resource/mcp');
+    assert.equal(prm.resource, `${BASE}/mcp`);
+    assert.deepEqual(prm.authorization_servers, [BASE]);
+    const needed = new Set(card.tools.flatMap((x: { scopes: string[] }) => x.scopes));
+    assert.deepEqual(new Set(prm.scopes_supported), needed);
   });
 });
 
@@ -196,7 +201,7 @@ describe('API catalog (RFC 9727)', () => {
     }
     assert.deepEqual(
       doc.linkset.map((c: { anchor: string }) => c.anchor),
-      [`${API}/api/v1`, `${BASE}/agent/auth`],
+      [`${API}/api/v1`, `${BASE}/agent/auth`, `${BASE}/mcp`],
     );
     await assertAnswer(targets);
   });
@@ -229,7 +234,7 @@ describe('agent skills index (v0.2.0)', () => {
     assert.equal(index.$schema, SKILLS_SCHEMA);
     assert.deepEqual(
       index.skills.map((s: { name: string }) => s.name),
-      ['agent-registration', 'cancellation-guides'],
+      ['agent-registration', 'cancellation-guides', 'mcp-tools'],
     );
     for (const s of index.skills) {
       assert.deepEqual(Object.keys(s).sort(), ['description', 'digest', 'name', 'type', 'url']);
@@ -270,7 +275,7 @@ describe('ai.txt and auth.md', () => {
       ['disallow', '/agent/auth/claim/view'],
     ]);
     await assertAnswer(urlsIn(r.body));
-    assert.ok(!/mcp/i.test(r.body), 'no MCP server is mentioned');
+    assert.ok(r.body.includes(`${BASE}/.well-known/mcp/server-card.json`), 'the MCP server card is named');
   });
 
   test('auth.md: for agents, absolute URLs that answer, every error code, the lifetimes enforced', async () => {
@@ -298,7 +303,25 @@ describe('ai.txt and auth.md', () => {
   });
 });
 
-describe('with an MCP server in the registry', () => {
+describe('without an MCP server', () => {
+  test('no document mentions /mcp: no card, no /mcp metadata, no MCP skill, no catalog anchor', async () => {
+    const app = Fastify();
+    await discoveryRoutes(app, { config: { baseUrl: BASE, apiUrl: API }, settings: DEFAULT_AGENT_SETTINGS, mcp: null });
+    await app.ready();
+    try {
+      for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/mcp/server-card.json']) {
+        assert.equal((await app.inject({ method: 'GET', url: path })).statusCode, 404, path);
+      }
+      for (const path of ['/.well-known/ai.txt', '/.well-known/api-catalog', '/.well-known/agent-skills/index.json']) {
+        assert.ok(!/mcp/i.test((await app.inject({ method: 'GET', url: path })).body), path);
+      }
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('with a sample MCP server in the registry', () => {
   const mcp: McpServerEntry = {
     path: '/mcp',
     name: 'example.optout/optout',

@@ -29,7 +29,7 @@ function canonicalizable(tag: string): boolean {
   }
 }
 
-const LocaleTag = z
+export const LocaleTag = z
   .string()
   .max(35, LOCALE_HINT)
   .regex(BCP47, LOCALE_HINT)

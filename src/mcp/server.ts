@@ -1,0 +1,102 @@
+/**
+ * The MCP server of optout: its description for the discovery documents (mcpServerEntry) and
+ * the per-request factory the Streamable HTTP handler calls (createMcpServer). Each request
+ * gets a fresh McpServer bound to the caller the Bearer middleware admitted, so nothing lives
+ * between requests and any instance can answer any request.
+ *
+ * Every tool runs the same way: the credential's scopes are checked first (a missing one is an
+ * `insufficient_scope` tool error — the remedy is a person's claim, not an OAuth step-up), then
+ * `run`; its failure is an `isError` result with a stable code (errors.ts). The arguments are
+ * never logged; a bug is logged by tool name only.
+ */
+import { type CallToolResult, McpServer, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import type { AgentPrincipal } from '../agent/credentials.ts';
+import type { McpServerEntry } from '../discovery/mcp-registry.ts';
+import type { McpDeps } from './deps.ts';
+import { errorResult, toolFailure } from './errors.ts';
+import type { McpTool } from './tool.ts';
+import { TOOLS } from './tools.ts';
+
+/** The 2026-07-28 revision (the SDK's "modern" era), then the 2025-era revisions it also serves. */
+export const PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS];
+
+const VERSION = '1.0.0';
+
+/** `optout.example` → `example.optout/inbox`: the server card's reverse-DNS name. */
+export function serverName(baseUrl: string): string {
+  const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
+  const labels = /^[\d.]+$/.test(host) || host.includes(':') ? ['local', 'optout'] : host.split('.').reverse();
+  return `${labels.join('.').replace(/[^a-zA-Z0-9.-]/g, '-')}/inbox`;
+}
+
+export function mcpServerEntry(baseUrl: string, tools: readonly McpTool[] = TOOLS): McpServerEntry {
+  return {
+    path: '/mcp',
+    name: serverName(baseUrl),
+    version: VERSION,
+    title: 'optout',
+    description: 'Scan an inbox for subscriptions, unsubscribe in bulk, and learn how to cancel paid services.',
+    protocolVersions: PROTOCOL_VERSIONS,
+    tools: tools.map(({ name, title, description, scopes, annotations }) => ({
+      name,
+      title,
+      description,
+      scopes,
+      annotations,
+    })),
+  };
+}
+
+const INSTRUCTIONS =
+  'Catalog tools (search_services, get_service, get_guide, analyze_friction) answer at once. ' +
+  'scan_inbox never takes a password: it returns a connect_url for the person, who signs in there; ' +
+  'call scan_inbox again with the scan_id for progress and results. batch_unsubscribe needs a claimed registration.';
+
+export function createMcpServer(
+  deps: McpDeps,
+  entry: McpServerEntry,
+  principal: AgentPrincipal,
+  tools: readonly McpTool[] = TOOLS,
+): McpServer {
+  const server = new McpServer(
+    { name: entry.name, version: entry.version, title: entry.title },
+    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+  );
+  for (const tool of tools) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.input,
+        outputSchema: tool.output,
+        annotations: tool.annotations,
+      },
+      (args: unknown) => runTool(tool, args, deps, principal),
+    );
+  }
+  return server;
+}
+
+async function runTool(
+  tool: McpTool,
+  args: unknown,
+  deps: McpDeps,
+  principal: AgentPrincipal,
+): Promise<CallToolResult> {
+  const missing = tool.scopes.filter((s) => !principal.scopes.includes(s));
+  if (missing.length) {
+    const why = principal.claimed
+      ? `this credential lacks ${missing.join(' ')}`
+      : `${tool.name} needs ${missing.join(' ')}, granted when a person claims the registration (auth.md#claim)`;
+    return errorResult(toolFailure('insufficient_scope', why, { scope: tool.scopes.join(' ') }));
+  }
+  try {
+    const r = await tool.run(args as never, { deps, principal });
+    if (!r.ok) return errorResult(r);
+    return { content: [{ type: 'text', text: JSON.stringify(r.value) }], structuredContent: r.value };
+  } catch (err) {
+    deps.logger.error({ err, tool: tool.name, agent: principal.hint }, 'MCP tool failed');
+    return errorResult(toolFailure('internal', 'the tool failed on our side; it was logged'));
+  }
+}
