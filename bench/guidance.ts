@@ -2,8 +2,8 @@
  * bench/guidance, two parts.
  *
  * 1. POST /api/v1/analyzer and POST /api/v1/guide (offline template writer) next to
- *    GET /api/v1/services/{slug} in the same run: the real service as a process (embedded
- *    PGlite, LOG_LEVEL=warn), autocannon from this process, each endpoint at full speed with
+ *    GET /api/v1/services/{slug} in the same run: the real service as a process as `npm start`
+ *    runs it (embedded PGlite, the default log level, its log to a file), autocannon from this process, each endpoint at full speed with
  *    the same connections. The guide route allows 20 requests per minute per client IP, so the
  *    service runs with TRUST_PROXY=true and every request (on all three endpoints alike) carries
  *    its own X-Forwarded-For: the limiter still counts each request, but never refuses one, so
@@ -26,6 +26,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { RawRequest } from 'autocannon';
+import pino from 'pino';
 import { syncCatalog } from '../src/catalog/sync.ts';
 import { loadConfig } from '../src/config.ts';
 import { DEFAULT_CONCURRENCY, DEFAULT_TIMING } from '../src/linkcheck/queue.ts';
@@ -47,7 +48,11 @@ const dir = mkdtempSync(join(tmpdir(), 'optout-bench-guidance-'));
 
 // ---- 1. analyzer and guide next to the catalog lookup --------------------------------------
 
-const optout = await startOptout({ DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'warn', TRUST_PROXY: 'true' });
+// The default log level; TRUST_PROXY is the one setting that differs (see below).
+const optout = await startOptout(
+  { DATA_DIR: join(dir, 'data'), TRUST_PROXY: 'true' },
+  { logFile: join(dir, 'optout.log') },
+);
 const SLUGS = ['netflix', 'spotify', 'planet-fitness', 'audible', 'amazon-prime', 'new-york-times'];
 const GUIDE_OPTIONS = [{}, { tone: 'terse', locale: 'de' }, { tone: 'reassuring', locale: 'fr' }, { locale: 'es' }];
 
@@ -121,7 +126,8 @@ const port = (JSON.parse(String(targetLine.value)) as { port: number }).port;
 const origin = `http://127.0.0.1:${port}`;
 const slugs = Array.from({ length: CHECKS }, (_, i) => `svc-${String(i).padStart(3, '0')}`);
 const catalog = loopbackCatalog(slugs.map((slug) => ({ slug, url: `${origin}/${slug}/cancel` })));
-const logger = createLogger('warn');
+// The default level, as the service logs; to a file, not this process's stdout.
+const logger = createLogger('info', pino.destination({ dest: join(dir, 'linkcheck.log'), sync: false }));
 
 async function linkChecks(engine: 'pglite' | 'postgres') {
   const pg = engine === 'postgres' ? await createTestDatabase() : null;
@@ -129,7 +135,6 @@ async function linkChecks(engine: 'pglite' | 'postgres') {
     DATA_DIR: join(dir, `lc-${engine}`),
     DATABASE_URL: pg?.url ?? '',
     OUTBOUND_ALLOW_HOSTS: `127.0.0.1:${port}`,
-    LOG_LEVEL: 'warn',
   });
   const db = await openStorage(config);
   await syncCatalog(db, catalog);
@@ -187,7 +192,7 @@ const out = {
   cpus: cpus().length,
   machine_load: { at_start: loadAtStart, at_end: machineLoad() },
   setup:
-    `optout: node src/main.ts, embedded PGlite, LOG_LEVEL=warn, TRUST_PROXY=true; every request has its own ` +
+    `optout: node src/main.ts, embedded PGlite, default LOG_LEVEL (info), log to a file, TRUST_PROXY=true; every request has its own ` +
     `X-Forwarded-For (the guide limit is 20/min per client); autocannon in this process, ${CONNECTIONS} connections, ` +
     `${SECONDS} s per endpoint in 4 interleaved slices after a warm-up; guide = offline template writer`,
   endpoints,

@@ -14,6 +14,7 @@ import { openApiRoute, registerOpenApi } from './discovery/openapi.ts';
 import { discoveryRoutes } from './discovery/routes.ts';
 import { analyzerRoutes } from './guidance/analyzer.routes.ts';
 import { guideRoutes } from './guidance/guide/routes.ts';
+import { AccessLog } from './http/access-log.ts';
 import { corsForPublicApi, installPlumbing } from './http/plumbing.ts';
 import { linkCheckRoutes } from './linkcheck/routes.ts';
 import { deferredChildLogger } from './log.ts';
@@ -43,6 +44,8 @@ export async function buildApp({ config, catalog, logger, runtime }: AppDeps): P
     bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     return503OnClosing: true,
+    // one access-log line per request instead of Fastify's two (src/http/access-log.ts)
+    logController: new AccessLog(logger, config.logSlowMs),
     childLoggerFactory: (parent, bindings, opts) =>
       deferredChildLogger(parent as Logger, bindings, opts) as FastifyBaseLogger,
   }).withTypeProvider<ZodTypeProvider>();

@@ -40,6 +40,7 @@ const EnvSchema = z.object({
   ALLOWED_ORIGINS: commaList(z.url({ protocol: /^https?$/ })),
   SCAN_DAILY_LIMIT: opt(z.coerce.number().int().min(0).max(1000)),
   LOG_LEVEL: opt(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
+  LOG_SLOW_MS: opt(z.coerce.number().int().min(1).max(3_600_000)),
   OAUTH_CLIENT_ID: opt(z.string()),
   OAUTH_CLIENT_SECRET: opt(z.string()),
   // Tokens and the PKCE verifier travel to the issuer: TLS only (RFC 9700 §2.6).
@@ -105,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     allowedOrigins: e.ALLOWED_ORIGINS.map((o) => new URL(o).origin),
     scanDailyLimit: e.SCAN_DAILY_LIMIT ?? 3,
     logLevel: e.LOG_LEVEL ?? 'info',
+    logSlowMs: e.LOG_SLOW_MS ?? 1000,
     oauth: {
       clientId: e.OAUTH_CLIENT_ID,
       clientSecret: e.OAUTH_CLIENT_SECRET,

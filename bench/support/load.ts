@@ -4,11 +4,25 @@
  * doing falls on all targets alike; latency percentiles are computed from every response of
  * all slices.
  */
+import { readFileSync } from 'node:fs';
 import autocannon, { type RequestSpec } from 'autocannon';
+
+/**
+ * CPU time a process has used, user + system, in ms (/proc/<pid>/stat fields 14 and 15, in
+ * clock ticks of 10 ms on Linux). The server's CPU time per request depends far less on what else
+ * the machine runs than its requests per second do: on a shared machine it is the steadier figure.
+ */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
 
 export interface LoadResult {
   requests: number;
   req_per_s: number;
+  /** the server's CPU time per response, when its pid was given */
+  cpu_us_per_req?: number;
   p50_ms: number;
   p99_ms: number;
   max_ms: number;
@@ -71,23 +85,32 @@ export async function load(url: string, requests: RequestSpec[], o: LoadOptions)
 
 /** Several targets at full speed, interleaved in `rounds` slices of duration / rounds each. */
 export async function compare(
-  targets: Record<string, { url: string; requests: RequestSpec[] }>,
+  targets: Record<string, { url: string; requests: RequestSpec[]; pid?: number }>,
   o: LoadOptions & { rounds: number },
 ): Promise<{ results: Record<string, LoadResult>; per_round_req_per_s: Record<string, number[]> }> {
   const names = Object.keys(targets);
-  const acc = Object.fromEntries(names.map((n) => [n, { requests: 0, seconds: 0, latencies: [] as number[] }]));
+  const acc = Object.fromEntries(
+    names.map((n) => [n, { requests: 0, seconds: 0, cpuMs: 0, latencies: [] as number[] }]),
+  );
   const perRound: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
   for (let round = 0; round < o.rounds; round++) {
     for (const name of round % 2 ? [...names].reverse() : names) {
       const t = targets[name]!;
+      const cpu0 = t.pid ? cpuMs(t.pid) : 0;
       const r = await slice(t.url, t.requests, { ...o, duration: o.duration / o.rounds }, acc[name]!.latencies);
+      acc[name]!.cpuMs += t.pid ? cpuMs(t.pid) - cpu0 : 0;
       acc[name]!.requests += r.requests.total;
       acc[name]!.seconds += r.duration;
       perRound[name]!.push(Math.round(r.requests.total / r.duration));
     }
   }
   const results = Object.fromEntries(
-    names.map((n) => [n, summarize(acc[n]!.requests, acc[n]!.seconds, acc[n]!.latencies)]),
+    names.map((n) => {
+      const a = acc[n]!;
+      const summary: LoadResult = summarize(a.requests, a.seconds, a.latencies);
+      if (targets[n]!.pid) summary.cpu_us_per_req = Math.round((a.cpuMs * 1000 * 100) / a.requests) / 100;
+      return [n, summary];
+    }),
   );
   return { results, per_round_req_per_s: perRound };
 }

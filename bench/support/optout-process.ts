@@ -4,11 +4,10 @@
  * and the "listening" log line with its start-up phases.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { SERVICE_NODE_FLAGS } from './node-flags.ts';
 
 const MAIN = resolve(import.meta.dirname, '../../src/main.ts');
@@ -17,10 +16,12 @@ export interface OptoutProcess {
   child: ChildProcess;
   pid: number;
   url: string;
-  /** ms from spawn until the process answered (listening line or /healthz) */
+  /** ms from spawn until /healthz answered 200 */
   readyMs: number;
   /** the "optout is listening" log line, when LOG_LEVEL lets it through */
   listening: Record<string, unknown> | null;
+  /** the file the service's stdout (its log) goes to */
+  logFile: string;
   stderr: string[];
   stop(): Promise<number | null>;
 }
@@ -44,54 +45,67 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Starts optout. With LOG_LEVEL info (or lower) readiness is the "optout is listening" log
- * line, as in test/helpers/server-process.ts; above info that line is not written, so the
- * port is chosen here and readiness is the first 200 from /healthz.
+ * Starts optout as `npm start` does (the same Node flags, the environment given and nothing
+ * else), its stdout appended to `logFile` the way a deployment writes its log to a file or
+ * journal: a pipe into this process would make the bench read every log line on the CPU that
+ * drives the load. Readiness is the first 200 from /healthz, polled every 5 ms, at any log level.
  */
-export async function startOptout(env: Record<string, string>, timeoutMs = 60_000): Promise<OptoutProcess> {
-  const quiet = ['warn', 'error', 'fatal', 'silent'].includes(env.LOG_LEVEL ?? 'info');
-  const port = quiet ? await freePort() : 0;
+export async function startOptout(
+  env: Record<string, string>,
+  opts: { logFile: string; timeoutMs?: number },
+): Promise<OptoutProcess> {
+  const port = env.PORT ? Number(env.PORT) : await freePort();
+  const out = openSync(opts.logFile, 'a');
+  const logStart = statSync(opts.logFile).size;
   const started = performance.now();
   const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, MAIN], {
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', out, 'pipe'],
   });
+  closeSync(out);
   killOnExit(child);
   const stderr: string[] = [];
   child.stderr!.on('data', (d) => stderr.push(String(d)));
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  let listening: Record<string, unknown> | null = null;
-  const listened = new Promise<void>((res) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (!listening && line.includes('optout is listening')) {
-        listening = JSON.parse(line) as Record<string, unknown>;
-        res();
-      }
-    });
-  });
-  const healthy = async (url: string) => {
-    for (;;) {
+  const url = `http://127.0.0.1:${port}`;
+  let up = true;
+  const healthy = async () => {
+    while (up) {
       try {
         if ((await fetch(`${url}/healthz`)).ok) return;
       } catch {}
-      await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 5));
     }
   };
   let timer: NodeJS.Timeout | undefined;
   const failed = new Promise<never>((_, rej) => {
-    timer = setTimeout(() => rej(new Error(`optout did not start: ${stderr.join('')}`)), timeoutMs);
+    timer = setTimeout(() => rej(new Error(`optout did not start: ${stderr.join('')}`)), opts.timeoutMs ?? 60_000);
     void exited.then((code) => rej(new Error(`optout exited with ${code}: ${stderr.join('')}`)));
   });
-  const fixedUrl = `http://127.0.0.1:${port}`;
-  await Promise.race([quiet ? healthy(fixedUrl) : listened, failed]).finally(() => clearTimeout(timer));
+  try {
+    await Promise.race([healthy(), failed]);
+  } finally {
+    up = false;
+    clearTimeout(timer);
+  }
   const readyMs = performance.now() - started;
-  const url = quiet ? fixedUrl : String((listening as Record<string, unknown> | null)?.address);
+  // The line is written before /healthz can answer; give an asynchronous log write a moment.
+  let listening: Record<string, unknown> | null = null;
+  for (let i = 0; i < 20 && !listening; i++) {
+    const line = readFileSync(opts.logFile, 'utf8')
+      .slice(logStart)
+      .split('\n')
+      .find((l) => l.includes('optout is listening'));
+    if (line) listening = JSON.parse(line) as Record<string, unknown>;
+    else await new Promise((r) => setTimeout(r, 25));
+  }
   return {
     child,
     pid: child.pid!,
     url,
     readyMs,
     listening,
+    logFile: opts.logFile,
     stderr,
     async stop() {
       if (child.exitCode !== null) return child.exitCode;
@@ -113,11 +127,15 @@ export function machineLoad(): { loadavg_1m: number; cpu_pressure_10s_pct: numbe
   return { loadavg_1m: round(loadavg()[0]!, 2), cpu_pressure_10s_pct: pressure };
 }
 
-/** Resident set size of a process, in MiB, from /proc/<pid>/status (Linux). */
-export function rssMiB(pid: number): number {
-  const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? Number.NaN);
+/** Resident set size of a process now (VmRSS) or at its peak so far (VmHWM), in MiB, from /proc/<pid>/status (Linux). */
+export function rssMiB(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(new RegExp(`${field}:\\s+(\\d+)\\s+kB`).exec(status)?.[1] ?? Number.NaN);
   return Math.round((kb / 1024) * 10) / 10;
 }
+
+/** Peak resident memory (VmHWM) of a process so far, in MiB. */
+export const peakMiB = (pid: number) => rssMiB(pid, 'VmHWM');
 
 export const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 export const median = (xs: number[]) => {

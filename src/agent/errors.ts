@@ -6,6 +6,7 @@
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { noteErrorCode } from '../http/access-log.ts';
 import { describeValidation } from '../http/error-handler.ts';
 import { ApiError } from '../http/errors.ts';
 
@@ -85,6 +86,7 @@ export function installAgentErrors(scope: FastifyInstance) {
         ? new AgentError(code, code === 'unsupported_media_type' ? 'send application/json' : err.message)
         : new AgentError('internal', 'internal error; the request was not completed');
     }
+    noteErrorCode(reply, e.code);
     return reply
       .code(e.status)
       .headers(e.headers)

@@ -6,9 +6,11 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { noteErrorCode } from './access-log.ts';
 import { ApiError, ERRORS, type ErrorCode } from './errors.ts';
 
 function send(reply: FastifyReply, code: ErrorCode, message: string, headers: Record<string, string> = {}) {
+  noteErrorCode(reply, code);
   return reply.code(ERRORS[code]).headers(headers).type('application/json; charset=utf-8').send({ code, message });
 }
 
