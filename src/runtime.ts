@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino';
 import { type AgentContext, type AgentOptions, createAgentContext } from './agent/context.ts';
+import { auditCatalog } from './audit/senders.ts';
 import type { Catalog } from './catalog/load.ts';
 import { createServiceStates, type ServiceStates } from './catalog/states.ts';
 import { serviceMatcher } from './channel/service-match.ts';
@@ -90,6 +91,7 @@ export async function createRuntime(
       quota,
       logger,
       matchService: serviceMatcher(catalog),
+      senders: auditCatalog(catalog, config.baseUrl),
       scanTimeoutMs: channel.scanMs,
       batchSize: channel.batchSize,
       oauth: config.oauth.clientId ? { imap: config.oauth.imap, smtp: config.oauth.smtp } : null,

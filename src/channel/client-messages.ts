@@ -75,6 +75,9 @@ export const UnsubscribeMessage = z.strictObject({
 
 export const CancelMessage = z.strictObject({ type: z.literal('cancel') });
 
+/** The frequency and cost audit of this session's last scan (docs/audit.md). */
+export const AuditRequestMessage = z.strictObject({ type: z.literal('audit') });
+
 /** Takes over a session whose connection dropped; the value is the `session` of `ready`. */
 export const ResumeMessage = z.strictObject({
   type: z.literal('resume'),
@@ -91,6 +94,7 @@ export const ClientMessage = z.discriminatedUnion('type', [
   UnsubscribeMessage,
   CancelMessage,
   ResumeMessage,
+  AuditRequestMessage,
 ]);
 export type ClientMessage = z.infer<typeof ClientMessage>;
 /** What a client may put in a frame (before defaults and trimming). */

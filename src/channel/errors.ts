@@ -40,6 +40,10 @@ export const WS_ERRORS = {
     connection: 'stays',
   },
   SCAN_FAILED: { meaning: 'the connection to the mail server dropped during the scan', connection: 'stays' },
+  AUDIT_FAILED: {
+    meaning: 'the connection to the mail server dropped while the audit read receipts; the scan’s results are kept',
+    connection: 'stays',
+  },
   SESSION_EXPIRED: {
     meaning: '`resume` named a session that is unknown or expired; its sign-in is already wiped',
     connection: 'stays',

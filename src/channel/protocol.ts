@@ -1,14 +1,15 @@
 /**
- * The /ws protocol, version 2.0 (docs/websocket.md): JSON text frames, each with `type`.
+ * The /ws protocol, version 2.2 (docs/websocket.md): JSON text frames, each with `type`.
  * Everything either side may send is defined once, here and in the modules this one gathers:
  * client-messages.ts, server-messages.ts, wire-subscription.ts and the error catalog errors.ts.
  * The server and the browser code (src/web/client/tool/) import these same definitions.
  */
 import type { z } from 'zod';
 
-export const PROTOCOL_VERSION = '2.1';
+export const PROTOCOL_VERSION = '2.2';
 
 export {
+  AuditRequestMessage,
   ClientMessage,
   type ClientMessageInput,
   ResumeMessage,
@@ -17,6 +18,7 @@ export {
 } from './client-messages.ts';
 export { WS_CLOSE, WS_ERRORS, type WsErrorCode } from './errors.ts';
 export {
+  AuditResultMessage,
   DoneMessage,
   ErrorMessage,
   ProgressMessage,

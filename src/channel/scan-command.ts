@@ -28,7 +28,7 @@ export interface ScanDeps {
   oauth: { imap: Endpoint; smtp: Endpoint } | null;
 }
 
-/** What an unsubscribe needs from the last scan, held in memory only. */
+/** What an unsubscribe or an audit needs from the last scan, held in memory only. */
 export interface LastScan {
   email: string;
   creds: ImapCredentials;
@@ -38,6 +38,11 @@ export interface LastScan {
   uids: ScanUidIndex;
   /** the Microsoft sign-in the scan used: later connections take a fresh token from it */
   account: OAuthAccount | null;
+  /** messages read, the folders read, the period asked for and when the scan ended */
+  scanned: number;
+  mailboxes: string[];
+  since: Date | null;
+  finishedAt: Date;
 }
 
 export type Emit = (msg: ServerMessage) => void;
@@ -156,5 +161,13 @@ export async function scanForSession(
     mailboxes: result.mailboxes,
     verification: summarizeVerification(previous, subs),
   });
-  return { ...box, subscriptions: subs, uids: result.uids };
+  return {
+    ...box,
+    subscriptions: subs,
+    uids: result.uids,
+    scanned: result.scanned,
+    mailboxes: result.mailboxes.map((b) => b.path),
+    since: m.since ? new Date(m.since) : null,
+    finishedAt: new Date(),
+  };
 }

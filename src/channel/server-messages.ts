@@ -4,6 +4,7 @@
  * every frame it receives with this schema.
  */
 import { z } from 'zod';
+import { Audit } from '../audit/schema.ts';
 import { WS_ERROR_CODES } from './errors.ts';
 import { Subscription, Verification } from './wire-subscription.ts';
 
@@ -26,7 +27,7 @@ export const ResumedMessage = z.strictObject({
   session: z.string(),
   expires_at: Iso,
   /** what the session is doing right now */
-  running: z.enum(['scan', 'unsubscribe']).nullable(),
+  running: z.enum(['scan', 'unsubscribe', 'audit']).nullable(),
 });
 export type ResumedMessage = z.infer<typeof ResumedMessage>;
 
@@ -38,7 +39,8 @@ export const QuotaStatusMessage = z.strictObject({
 });
 export type QuotaStatusMessage = z.infer<typeof QuotaStatusMessage>;
 
-export const ScanPhase = z.enum(['connecting', 'listing', 'searching', 'fetching', 'finishing']);
+/** The scan's phases, and `audit` while an audit reads receipts (done/total: receipts read). */
+export const ScanPhase = z.enum(['connecting', 'listing', 'searching', 'fetching', 'finishing', 'audit']);
 
 export const ProgressMessage = z.strictObject({
   type: z.literal('progress'),
@@ -96,6 +98,10 @@ export const UnsubscribeDoneMessage = z.strictObject({
 });
 export type UnsubscribeDoneMessage = z.infer<typeof UnsubscribeDoneMessage>;
 
+/** The audit of the session's last scan (docs/audit.md); `cancelled`: stopped early, from what was read. */
+export const AuditResultMessage = z.strictObject({ type: z.literal('audit'), audit: Audit, cancelled: z.boolean() });
+export type AuditResultMessage = z.infer<typeof AuditResultMessage>;
+
 export const ErrorMessage = z.strictObject({
   type: z.literal('error'),
   code: z.enum(WS_ERROR_CODES),
@@ -114,6 +120,7 @@ export const ServerMessage = z.discriminatedUnion('type', [
   DoneMessage,
   UnsubscribeResultMessage,
   UnsubscribeDoneMessage,
+  AuditResultMessage,
   ErrorMessage,
 ]);
 export type ServerMessage = z.infer<typeof ServerMessage>;

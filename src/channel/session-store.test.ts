@@ -28,6 +28,7 @@ async function store(limits: Partial<SessionLimits> = {}) {
       quota: await createScanQuota(db, 3),
       logger: createLogger('silent'),
       matchService: () => null,
+      senders: { domains: [], match: () => null },
       scanTimeoutMs: 60_000,
       batchSize: 100,
       oauth: null,

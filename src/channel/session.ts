@@ -1,15 +1,20 @@
 /**
  * A scan session, independent of any transport: the /ws adapter (ws-connection.ts) drives
  * one through these methods, and nothing here knows about WebSockets.
- * It runs at most one scan or unsubscribe batch at a time, keeps the last scan's results and
+ * It runs at most one scan, unsubscribe batch or audit at a time, keeps the last scan's results and
  * credentials in memory — never on disk, never in a log — and keeps a journal of what it
  * reported, so a connection that takes the session over gets every subscription, the scan's
  * outcome and every unsubscribe result again, once each. `end()` wipes all of it.
  */
+import type { CollectLimits } from '../audit/collect.ts';
+import { runAudit } from '../audit/run-audit.ts';
+import type { AuditCatalog } from '../audit/senders.ts';
 import type { OAuthAccount } from '../oauth/account.ts';
+import { imapCredentials } from '../oauth/mail.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
 import type { ScanQuota } from '../quota/scan-quota.ts';
 import type {
+  AuditResultMessage,
   DoneMessage,
   ErrorMessage,
   ProgressMessage,
@@ -25,7 +30,13 @@ import { type LastScan, type ScanDeps, scanForSession } from './scan-command.ts'
 import { handleUnsubscribe } from './unsubscribe-handler.ts';
 
 export type { LastScan } from './scan-command.ts';
-export type SessionDeps = ScanDeps & { guard: OutboundGuard; quota: ScanQuota };
+export type SessionDeps = ScanDeps & {
+  guard: OutboundGuard;
+  quota: ScanQuota;
+  /** the catalog's sender domains, for the audit's receipts */
+  senders: AuditCatalog;
+  auditLimits?: Partial<CollectLimits>;
+};
 
 /** The only way out of a session: the compiler refuses anything that is not a server message. */
 export type Send = (msg: ServerMessage) => void;
@@ -39,7 +50,7 @@ export interface SessionOwner {
   replaced(): void;
 }
 
-export type Running = 'scan' | 'unsubscribe' | null;
+export type Running = 'scan' | 'unsubscribe' | 'audit' | null;
 
 export interface ScanSession {
   /** a secret: never logged, never in a URL */
@@ -63,6 +74,8 @@ export interface ScanSession {
   /** `account`: the Microsoft sign-in of the connection that sent it (provider `outlook`) */
   scan(m: ScanMessage, account?: OAuthAccount | null): Promise<void>;
   unsubscribe(m: UnsubscribeMessage): Promise<void>;
+  /** The frequency and cost audit of the last scan: `progress` (phase audit), then `audit`. */
+  audit(): Promise<void>;
   cancel(): void;
   /** Stops what runs and drops credentials, results and journal; idempotent. */
   end(why: 'expired' | 'lifetime' | 'closed'): void;
@@ -80,6 +93,8 @@ export function createScanSession(deps: SessionDeps, id: string, expiresAt: Date
   let outcome: DoneMessage | ErrorMessage | null = null;
   const results = new Map<string, UnsubscribeResultMessage>();
   let batchDone: UnsubscribeDoneMessage | null = null;
+  // The last complete audit, for the scan it covers: asked again, it is sent again as it was.
+  let audited: { of: LastScan; msg: AuditResultMessage } | null = null;
 
   const toOwner = (msg: ServerMessage) => {
     if (!ended) owner?.send(msg);
@@ -96,13 +111,14 @@ export function createScanSession(deps: SessionDeps, id: string, expiresAt: Date
       results.delete(msg.id); // the newest result of an id goes last, as the person saw it
       results.set(msg.id, msg);
     } else if (msg.type === 'unsubscribe_done') batchDone = msg;
+    else if (msg.type === 'audit' && last && !msg.cancelled) audited = { of: last, msg };
     toOwner(msg);
   }
 
   /** Claims the session before the first await, so a second command meanwhile sees it busy. */
-  async function exclusive(kind: 'scan' | 'unsubscribe', job: (signal: AbortSignal) => Promise<void>) {
+  async function exclusive(kind: Exclude<Running, null>, job: (signal: AbortSignal) => Promise<void>) {
     if (running) {
-      error('BUSY', 'A scan or unsubscribe is already running in this session; wait for it or send cancel.');
+      error('BUSY', 'A scan, unsubscribe or audit is already running in this session; wait for it or send cancel.');
       return;
     }
     const controller = new AbortController();
@@ -116,6 +132,44 @@ export function createScanSession(deps: SessionDeps, id: string, expiresAt: Date
         work = null;
       }
       progress = null;
+    }
+  }
+
+  /** Runs the audit, with progress at least every 400 ms (the search of a large folder is silent). */
+  async function auditScan(scanned: LastScan, signal: AbortSignal) {
+    let latest: ProgressMessage = { type: 'progress', phase: 'audit', done: 0, total: 0 };
+    emit(latest);
+    const ticker = setInterval(() => emit(latest), 400);
+    try {
+      const outcome = await runAudit(
+        {
+          imap: scanned.imap,
+          creds: scanned.account ? () => imapCredentials(scanned.account!) : scanned.creds,
+          mailboxes: scanned.mailboxes,
+          since: scanned.since,
+          until: scanned.finishedAt,
+          subscriptions: [...scanned.subscriptions.values()],
+          scanned: scanned.scanned,
+        },
+        { senders: deps.senders, guard: deps.guard, limits: deps.auditLimits },
+        {
+          signal,
+          progress: (done, total) => {
+            latest = { type: 'progress', phase: 'audit', done, total };
+            emit(latest);
+          },
+        },
+      );
+      if (!outcome.ok) {
+        deps.logger.info({ code: outcome.code }, 'audit ended with an error');
+        emit({ type: 'error', code: outcome.code, message: outcome.message });
+        return;
+      }
+      const { audit, cancelled } = outcome;
+      deps.logger.info({ services: audit.spend.services.length, cancelled }, 'audit done');
+      emit({ type: 'audit', audit, cancelled });
+    } finally {
+      clearInterval(ticker);
     }
   }
 
@@ -153,6 +207,8 @@ export function createScanSession(deps: SessionDeps, id: string, expiresAt: Date
       if (outcome) out.push(outcome);
       out.push(...results.values());
       if (batchDone) out.push(batchDone);
+      if (audited) out.push(audited.msg);
+      if (running === 'audit' && progress) out.push(progress);
       return out;
     },
     async quota(email) {
@@ -167,6 +223,7 @@ export function createScanSession(deps: SessionDeps, id: string, expiresAt: Date
         outcome = null;
         results.clear();
         batchDone = null;
+        audited = null;
         const result = await scanForSession(m, deps, signal, emit, account);
         if (!ended) last = result;
       }),
@@ -179,6 +236,26 @@ export function createScanSession(deps: SessionDeps, id: string, expiresAt: Date
       return exclusive('unsubscribe', async (signal) => {
         batchDone = null;
         await handleUnsubscribe(m, scanned!, deps.guard, emit, signal);
+      });
+    },
+    audit() {
+      const scanned = last;
+      if (!scanned) {
+        error(
+          'INVALID_MESSAGE',
+          running === 'scan'
+            ? 'audit: wait for the scan to finish; the audit covers the finished scan'
+            : 'audit: scan first; the audit covers this session’s last scan',
+        );
+        return Promise.resolve();
+      }
+      return exclusive('audit', async (signal) => {
+        if (audited?.of === scanned) {
+          emit({ type: 'progress', phase: 'audit', done: 0, total: 0 });
+          emit(audited.msg);
+          return;
+        }
+        await auditScan(scanned, signal);
       });
     },
     cancel() {
@@ -195,6 +272,7 @@ export function createScanSession(deps: SessionDeps, id: string, expiresAt: Date
       subs.clear();
       results.clear();
       outcome = progress = batchDone = null;
+      audited = null;
       if (why === 'lifetime') o?.ended();
     },
   };

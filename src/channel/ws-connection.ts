@@ -118,6 +118,7 @@ export function driveConnection(
     else if (m.type === 'scan') await session.scan(m, m.provider === OAUTH_PROVIDER.id ? ctx.account() : null);
     else if (m.type === 'unsubscribe') await session.unsubscribe(m);
     else if (m.type === 'cancel') session.cancel();
+    else if (m.type === 'audit') await session.audit();
     else resume(m.session);
   }
 

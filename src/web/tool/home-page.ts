@@ -45,6 +45,14 @@ function results(): SafeHtml {
 </section>`;
 }
 
+const AUDIT = html`<section id="audit" class="audit card" hidden aria-labelledby="audit-title">
+<h2 id="audit-title">What your subscriptions cost</h2>
+<p>We look for receipts, invoices and renewal notices from the services in our catalog in the mail this scan read, and add up what they charge, per currency. Only those few emails are opened, and nothing of them is kept. Offers and discounts in them are not counted.</p>
+<button type="button" class="button" id="audit-button">Audit spend and frequency</button>
+<p id="audit-progress" class="small" role="status" hidden></p>
+<div id="audit-result" class="audit-result" tabindex="-1" hidden></div>
+</section>`;
+
 const HOW = html`<section class="how" aria-labelledby="how-title"><h2 id="how-title">How it works</h2>
 <ol class="how-steps">
 <li><h3>Scan</h3><p>We read only the headers of your mail over a secure IMAP connection, and find every sender that offers an unsubscribe (RFC 2369 <code>List-Unsubscribe</code>).</p></li>
@@ -81,6 +89,7 @@ ${scanForm(Boolean(config.oauth.clientId))}
 <p id="notice" class="note" role="status" hidden></p>
 <div id="error" class="error" role="alert" hidden></div>
 ${results()}
+${AUDIT}
 ${HOW}
 ${GUIDES}`,
   });

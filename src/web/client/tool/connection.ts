@@ -6,12 +6,12 @@
  * when the page next sends something. The session id is a secret: it stays in this variable,
  * never in storage or a URL.
  */
-import type { ClientMessageInput, ServerMessage } from '../../../channel/protocol.ts';
+import type { ClientMessageInput, ResumedMessage, ServerMessage } from '../../../channel/protocol.ts';
 
 export type ChannelEvent =
   | { kind: 'session'; expiresAt: string }
   | { kind: 'reconnecting'; attempt: number }
-  | { kind: 'resumed'; running: 'scan' | 'unsubscribe' | null }
+  | { kind: 'resumed'; running: ResumedMessage['running'] }
   | { kind: 'expired' }
   | { kind: 'replaced' }
   | { kind: 'ended' }

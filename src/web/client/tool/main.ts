@@ -1,6 +1,6 @@
 /**
- * The inbox tool (`/`): quota look-ups, the live scan over /ws, the results table and
- * unsubscribing. Loaded as a module, so it runs after the page is parsed.
+ * The inbox tool (`/`): quota look-ups, the live scan over /ws, the results table,
+ * unsubscribing and the audit. Loaded as a module, so it runs after the page is parsed.
  */
 import type {
   DoneMessage,
@@ -13,6 +13,7 @@ import type {
 } from '../../../channel/protocol.ts';
 import { isOAuthErrorCode, OAUTH_ERRORS } from '../../../oauth/errors.ts';
 import { byId, el, fill } from '../shared/dom.ts';
+import { auditProgress, renderAudit, resetAudit } from './audit.ts';
 import { type ChannelEvent, openChannel } from './connection.ts';
 import { emailValue, initForm, providerHelp, scanMessage, setScanning } from './form.ts';
 import { loadHistory, rememberUnsubscribe } from './history.ts';
@@ -30,7 +31,7 @@ import {
 } from './table.ts';
 import { clock, errorAdvice, num, phaseText, plural } from './words.ts';
 
-let busy: 'scan' | 'unsubscribe' | null = null;
+let busy: 'scan' | 'unsubscribe' | 'audit' | null = null;
 /** whether the server still holds the sign-in of the scan the table shows */
 let signedIn = false;
 let lastQuotaEmail = '';
@@ -60,6 +61,11 @@ function showError(text: string, link?: { href: string; label: string }): void {
 }
 
 function onProgress(p: ProgressMessage): void {
+  if (p.phase === 'audit') {
+    auditProgress(p);
+    if (p.done === 0) status(phaseText(p));
+    return;
+  }
   const bar = byId<HTMLProgressElement>('progress');
   if (p.phase === 'fetching' && p.total) {
     bar.max = p.total;
@@ -85,12 +91,14 @@ function onDone(d: DoneMessage): void {
       (still ? ` ${plural(still, 'sender')} kept mailing after you unsubscribed; they are marked in the table.` : ''),
   );
   byId('results').hidden = rowCount() === 0 && d.subscriptions === 0;
+  resetAudit(true);
   updateSelection();
 }
 
 function onError(e: ErrorMessage): void {
   const help = providerHelp();
   const wasUnsubscribing = busy === 'unsubscribe';
+  if (busy === 'audit') resetAudit(true);
   if (busy === 'scan') {
     byId('progress-label').textContent = 'The scan stopped; see the message below.';
     byId('scan').hidden = rowCount() === 0;
@@ -164,6 +172,11 @@ const HANDLERS: { [T in ServerMessage['type']]: (m: ServerMessageOf<T>) => void 
   error: onError,
   unsubscribe_result: onResult,
   unsubscribe_done: onUnsubscribeDone,
+  audit: (m) => {
+    busy = null;
+    renderAudit(m);
+    status(`Audit done: ${plural(m.audit.spend.services.length, 'paid service')} found in your receipts.`);
+  },
 };
 
 function dispatch(m: ServerMessage): void {
@@ -231,6 +244,7 @@ function startScan(ev: Event): void {
   byId('summary').hidden = true;
   clearTable();
   byId('results').hidden = true;
+  resetAudit(false);
   byId('scan').hidden = false;
   byId<HTMLProgressElement>('progress').removeAttribute('value');
   notice('');
@@ -268,6 +282,21 @@ function unsubscribe(dryRun: boolean): void {
   });
 }
 
+function audit(): void {
+  if (busy) {
+    status('Wait for the current step to finish.');
+    return;
+  }
+  if (!signedIn) {
+    showError('The sign-in of this scan is gone from our server. Scan again, then run the audit.');
+    return;
+  }
+  byId('error').hidden = true;
+  byId<HTMLButtonElement>('audit-button').disabled = true;
+  busy = 'audit';
+  channel.send({ type: 'audit' });
+}
+
 function onEmailChange(): void {
   const email = emailValue();
   if (!email || email === lastQuotaEmail) return;
@@ -294,5 +323,6 @@ byId('email').addEventListener('change', onEmailChange);
 byId('email').addEventListener('blur', onEmailChange);
 byId('preview').addEventListener('click', () => unsubscribe(true));
 byId('unsubscribe').addEventListener('click', () => unsubscribe(false));
+byId('audit-button').addEventListener('click', audit);
 for (const b of document.querySelectorAll<HTMLButtonElement>('[data-select]'))
   b.addEventListener('click', () => select(b.dataset.select as 'all' | 'none' | 'rarely'));

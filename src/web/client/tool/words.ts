@@ -26,6 +26,8 @@ export function phaseText(p: ProgressMessage): string {
       return `Reading message headers: ${num(p.done)} of ${num(p.total)}${p.mailbox ? ` (${p.mailbox})` : ''}`;
     case 'finishing':
       return 'Finishing up…';
+    case 'audit':
+      return p.total ? `Reading receipts: ${num(p.done)} of ${num(p.total)}` : 'Looking for receipts…';
   }
 }
 
@@ -71,8 +73,10 @@ const ADVICE: Record<WsErrorCode, Advice> = {
     `A folder we were asked to read does not exist on this server (${message}). Untick the extra folders under More options and try again.`,
   SCAN_FAILED: () =>
     'The connection to your mail server dropped during the scan. Try again; anything found so far is still shown below.',
-  BUSY: () => 'A scan or unsubscribe is still running. Wait for it to finish, or press “Stop scanning”.',
+  BUSY: () => 'A scan, unsubscribe or audit is still running. Wait for it to finish, or press “Stop scanning”.',
   INVALID_MESSAGE: (message) => `Something in the form was not accepted (${message}). Check the fields and try again.`,
+  AUDIT_FAILED: () =>
+    'The connection to your mail server dropped while we read your receipts. Your scan results are still here; try the audit again.',
   SESSION_EXPIRED: () =>
     'You were away for more than 10 minutes, so the server wiped your sign-in. The results stay on this page; scan again to unsubscribe.',
   SESSION_ENDED: () =>
