@@ -3,7 +3,7 @@
  * problem (file: field: message). Exit code 1 when any record is bad.
  */
 import { readdir, readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import type { ServiceRecord } from './record.schema.ts';
 import { type CatalogIssue, formatIssue, validateCatalog, validateRecord } from './validate.ts';
 
@@ -16,7 +16,9 @@ const files = args.length
 const issues: CatalogIssue[] = [];
 const good: { file: string; record: ServiceRecord }[] = [];
 for (const file of files.sort()) {
-  const rel = file.slice(file.indexOf('catalog/'));
+  // catalog/services/x.json inside the repository; any other file by the path it was given
+  const at = file.lastIndexOf('/catalog/services/');
+  const rel = at >= 0 ? file.slice(at + 1) : relative(process.cwd(), file);
   let json: unknown;
   try {
     json = JSON.parse(await readFile(file, 'utf8'));

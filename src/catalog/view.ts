@@ -55,9 +55,14 @@ export async function readStates(
   const perLink = links ?? (await readLinkStates(db));
   const states = new Map<string, ServiceState>();
   for (const r of rows) {
-    states.set(r.slug, { link_status: r.link_status, last_verified: iso(r.last_verified), links: perLink.get(r.slug) ?? {} });
+    states.set(r.slug, {
+      link_status: r.link_status,
+      last_verified: iso(r.last_verified),
+      links: perLink.get(r.slug) ?? {},
+    });
   }
-  for (const [slug, l] of perLink) if (!states.has(slug)) states.set(slug, { link_status: null, last_verified: null, links: l });
+  for (const [slug, l] of perLink)
+    if (!states.has(slug)) states.set(slug, { link_status: null, last_verified: null, links: l });
   return states;
 }
 

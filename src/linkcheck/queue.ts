@@ -35,6 +35,8 @@ export interface QueueTiming {
   heartbeatSeconds: number;
   /** how often the supervisor looks for dead jobs */
   superviseIntervalSeconds: number;
+  /** how often an instance looks for schedules that came due (pg-boss default 30, range 1–45) */
+  cronMonitorIntervalSeconds?: number;
 }
 
 /**
@@ -60,10 +62,7 @@ export interface JobQueue {
    * starts this process's workers, DEFAULT_CONCURRENCY for the backend, and one for the sweep,
    * which is handed each scheduled occurrence
    */
-  work(
-    handler: (job: { id: string; data: LinkCheckJob }) => Promise<void>,
-    sweep?: () => Promise<void>,
-  ): Promise<void>;
+  work(handler: (job: { id: string; data: LinkCheckJob }) => Promise<void>, sweep?: () => Promise<void>): Promise<void>;
   /** queues a sweep now, as the schedule does (joins one that is pending) */
   sweepNow(): Promise<string | null>;
   stop(): Promise<void>;
@@ -86,6 +85,9 @@ export async function openQueue(db: Db, logger: Logger, opts: QueueOptions = {})
     maintenanceIntervalSeconds: Math.max(60, timing.superviseIntervalSeconds),
     // the cron pass (and its clock-skew check) runs only where a sweep is scheduled
     schedule: cron !== null,
+    ...(timing.cronMonitorIntervalSeconds
+      ? { cronMonitorIntervalSeconds: timing.cronMonitorIntervalSeconds, cronWorkerIntervalSeconds: 1 }
+      : {}),
     useListenNotify: true,
   };
   const boss = db.lite
@@ -141,7 +143,8 @@ export async function openQueue(db: Db, logger: Logger, opts: QueueOptions = {})
     },
     async work(handler, sweep) {
       if (sweep) {
-        await boss.work(SWEEP_QUEUE, { pollingIntervalSeconds: Math.max(30, timing.pollingIntervalSeconds) }, () =>
+        // A sweep comes due once a week: polling at the cron pass's pace is soon enough.
+        await boss.work(SWEEP_QUEUE, { pollingIntervalSeconds: timing.cronMonitorIntervalSeconds ?? 30 }, () =>
           sweep(),
         );
       }
