@@ -57,6 +57,15 @@ describe('configuration', () => {
     );
   });
 
+  test('links are re-verified weekly unless LINK_CHECK_SCHEDULE names another cron or off', () => {
+    assert.equal(loadConfig({}).linkCheckSchedule, '0 4 * * 1');
+    assert.equal(loadConfig({ LINK_CHECK_SCHEDULE: '30 2 * * 0' }).linkCheckSchedule, '30 2 * * 0');
+    assert.equal(loadConfig({ LINK_CHECK_SCHEDULE: 'off' }).linkCheckSchedule, null);
+    for (const bad of ['weekly', '* * *', '0 4 * * 1 2']) {
+      assert.throws(() => loadConfig({ LINK_CHECK_SCHEDULE: bad }), /LINK_CHECK_SCHEDULE/, bad);
+    }
+  });
+
   test('the anthropic provider needs an API key', () => {
     assert.throws(() => loadConfig({ LLM_PROVIDER: 'anthropic' }), /LLM_API_KEY/);
   });

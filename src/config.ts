@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { WEEKLY_CRON } from './linkcheck/schedule.ts';
 import { MICROSOFT_DEFAULTS, mailEndpoint } from './oauth/settings.ts';
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
@@ -37,6 +38,10 @@ const EnvSchema = z.object({
   LLM_TIMEOUT_MS: opt(z.coerce.number().int().min(100).max(300_000)),
   TRUST_PROXY: opt(z.string()),
   OUTBOUND_ALLOW_HOSTS: commaList(z.string()),
+  // five cron fields (minute hour day month weekday, UTC), or "off"
+  LINK_CHECK_SCHEDULE: opt(
+    z.string().regex(/^(off|\S+( \S+){4})$/, 'a cron expression of five fields (UTC), or "off"'),
+  ),
   ALLOWED_ORIGINS: commaList(z.url({ protocol: /^https?$/ })),
   SCAN_DAILY_LIMIT: opt(z.coerce.number().int().min(0).max(1000)),
   LOG_LEVEL: opt(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
@@ -103,6 +108,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     outboundAllowHosts: e.OUTBOUND_ALLOW_HOSTS,
+    /** when every catalog link is re-verified (cron, UTC); null: never on a schedule */
+    linkCheckSchedule: e.LINK_CHECK_SCHEDULE === 'off' ? null : (e.LINK_CHECK_SCHEDULE ?? WEEKLY_CRON),
     allowedOrigins: e.ALLOWED_ORIGINS.map((o) => new URL(o).origin),
     scanDailyLimit: e.SCAN_DAILY_LIMIT ?? 3,
     logLevel: e.LOG_LEVEL ?? 'info',

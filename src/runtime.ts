@@ -16,7 +16,7 @@ import { createGuideService, type GuideService } from './guidance/guide/service.
 import { createLlmClient } from './guidance/llm/index.ts';
 import { createRateLimit, type RateLimit } from './http/rate-limit.ts';
 import { DEFAULT_TIMING, type JobQueue, openQueue, type QueueTiming } from './linkcheck/queue.ts';
-import { linkCheckHandler } from './linkcheck/worker.ts';
+import { linkCheckHandler, sweepHandler } from './linkcheck/worker.ts';
 import { createOAuthService, type OAuthService } from './oauth/service.ts';
 import { createOutboundGuard, type OutboundGuard } from './outbound/guard.ts';
 import { createScanQuota, type ScanQuota } from './quota/scan-quota.ts';
@@ -61,7 +61,10 @@ export async function createRuntime(
   const { config, db, catalog, logger } = deps;
   const guard = createOutboundGuard({ allowHosts: config.outboundAllowHosts });
   const states = createServiceStates(db);
-  const queue = await openQueue(db, logger, opts.queueTiming ?? DEFAULT_TIMING);
+  const queue = await openQueue(db, logger, {
+    timing: opts.queueTiming ?? DEFAULT_TIMING,
+    schedule: config.linkCheckSchedule,
+  });
   if (opts.worker !== false) {
     await queue.work(
       linkCheckHandler({
@@ -72,6 +75,7 @@ export async function createRuntime(
         userAgent: `optout-linkcheck/1.0 (+${config.baseUrl}/docs)`,
         onRecorded: () => states.invalidate(),
       }),
+      sweepHandler({ catalog, queue, logger }),
     );
   }
   const llm = createLlmClient(config.llm);

@@ -47,6 +47,24 @@ export const LinkStatus = z
   })
   .describe('result of the latest cancel-link check');
 
+export const LinkCheck = z
+  .object({
+    outcome: LinkStatus.shape.outcome,
+    http_status: z.int().nullable(),
+    final_url: z.string().nullable(),
+    checked_at: z.string(),
+    last_reached_at: z.string().nullable().describe('the last check that reached the page (ok or moved)'),
+  })
+  .describe('the latest check of one link');
+
+export const ServiceLink = z.object({
+  url: z.string(),
+  roles: z
+    .array(z.enum(['cancel', 'help', 'website', 'step', 'contact', 'source']))
+    .describe('what the record uses the link for'),
+  check: LinkCheck.nullable().describe('null until the link checker has run over it'),
+});
+
 export const ServiceListItem = z.object({
   slug: z.string(),
   name: z.string(),
@@ -105,6 +123,9 @@ export const ServiceDetail = z.object({
   version: z.string().describe('content hash of the record'),
   last_verified: z.string().nullable().describe('when a link check last reached the cancel page'),
   link_status: LinkStatus.nullable(),
+  links: z
+    .array(ServiceLink)
+    .describe('every link on this record (cancel page first) with its latest check; re-verified weekly'),
 });
 
 export const CategoryItem = z.object({

@@ -1,34 +1,39 @@
 /**
- * `npm run catalog:check [file…]`: validates catalog data files and prints one line per
- * problem (file: field: message). Exit code 1 when any record is bad.
+ * `npm run catalog:check [--concurrency N] [slug…]`: validates the catalog files, then checks
+ * every link now and records the results (check-command.ts). `npm run catalog:validate` only
+ * validates.
  */
-import { readdir, readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import type { ServiceRecord } from './record.schema.ts';
-import { type CatalogIssue, formatIssue, validateCatalog, validateRecord } from './validate.ts';
+import { loadConfig } from '../config.ts';
+import { createOutboundGuard } from '../outbound/guard.ts';
+import { runCheckCommand } from './check-command.ts';
+import { CatalogInvalidError, loadCatalog } from './load.ts';
+import { formatIssue } from './validate.ts';
 
-const dir = resolve(import.meta.dirname, '../../catalog/services');
-const args = process.argv.slice(2);
-const files = args.length
-  ? args.map((f) => resolve(f))
-  : (await readdir(dir)).filter((f) => f.endsWith('.json')).map((f) => join(dir, f));
+const io = { out: (l: string) => process.stdout.write(`${l}\n`), err: (l: string) => process.stderr.write(`${l}\n`) };
 
-const issues: CatalogIssue[] = [];
-const good: { file: string; record: ServiceRecord }[] = [];
-for (const file of files.sort()) {
-  const rel = file.slice(file.indexOf('catalog/'));
-  let json: unknown;
+async function main(): Promise<number> {
+  let config: ReturnType<typeof loadConfig>;
   try {
-    json = JSON.parse(await readFile(file, 'utf8'));
+    config = loadConfig();
   } catch (err) {
-    issues.push({ file: rel, path: '', message: `not valid JSON: ${(err as Error).message}` });
-    continue;
+    io.err(`catalog:check: CONFIG: ${(err as Error).message}`);
+    return 2;
   }
-  const { record, issues: own } = validateRecord(rel, json);
-  issues.push(...own);
-  if (record) good.push({ file: rel, record });
+  let catalog: Awaited<ReturnType<typeof loadCatalog>>;
+  try {
+    catalog = await loadCatalog();
+  } catch (err) {
+    if (!(err instanceof CatalogInvalidError)) throw err;
+    for (const issue of err.issues) io.out(formatIssue(issue));
+    io.err(`catalog:check: CATALOG_INVALID: ${err.issues.length} problem(s); no link was checked`);
+    return 1;
+  }
+  const guard = createOutboundGuard({ allowHosts: config.outboundAllowHosts });
+  try {
+    return await runCheckCommand(process.argv.slice(2), { config, catalog, guard, io });
+  } finally {
+    await guard.close();
+  }
 }
-if (!args.length) issues.push(...validateCatalog(good));
-for (const issue of issues) process.stdout.write(`${formatIssue(issue)}\n`);
-process.stdout.write(`${files.length} files, ${good.length} valid records, ${issues.length} problems\n`);
-process.exitCode = issues.length ? 1 : 0;
+
+process.exitCode = await main();

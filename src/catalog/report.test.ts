@@ -138,10 +138,33 @@ describe('the catalog report', () => {
     const text = formatReport(
       computeReport([record('a')], {
         today,
-        links: { total: 10, checked: 8, last_checked_at: '2026-11-24T03:00:00.000Z', outcomes: { ok: 7, broken: 1 } },
+        links: {
+          total: 10,
+          checked: 8,
+          last_checked_at: '2026-11-24T03:00:00.000Z',
+          oldest_checked_at: '2026-11-17T03:00:00.000Z',
+          outcomes: { ok: 7, broken: 1 },
+        },
       }),
     );
-    assert.ok(text.includes('links checked: 8 of 10, last 2026-11-24T03:00:00.000Z (ok 7, broken 1)'), text);
+    assert.ok(
+      text.includes(
+        'links checked: 8 of 10 (80.0%), between 2026-11-17T03:00:00.000Z and 2026-11-24T03:00:00.000Z: broken 1, ok 7',
+      ),
+      text,
+    );
+  });
+
+  test('the report says why link checks are unknown, and that none ran when none did', () => {
+    const unknown = formatReport(computeReport([record('a')], { today, linksUnknownReason: 'no database at x' }));
+    assert.ok(unknown.includes('links checked: unknown (no database at x)'), unknown);
+    const none = formatReport(
+      computeReport([record('a')], {
+        today,
+        links: { total: 3, checked: 0, last_checked_at: null, oldest_checked_at: null, outcomes: {} },
+      }),
+    );
+    assert.ok(none.includes('links checked: 0 of 3 (no check recorded yet)'), none);
   });
 });
 

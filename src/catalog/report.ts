@@ -13,6 +13,8 @@ export interface LinkSummary {
   /** URLs with at least one recorded check */
   checked: number;
   last_checked_at: string | null;
+  /** the least recent of those checks: every checked link was verified since then */
+  oldest_checked_at: string | null;
   outcomes: Record<string, number>;
 }
 
@@ -35,6 +37,8 @@ export interface CatalogReport {
   contacts: { phone: number; postal_mail: number; chat: number };
   rights_regions: string[];
   links: LinkSummary | null;
+  /** why `links` is null, when the caller knows */
+  links_unknown_reason?: string;
   /** exact sentences in five or more records */
   shared_sentences: SharedSentence[];
   /** the same with each record's own name masked: templated wording */
@@ -102,7 +106,7 @@ export function isStalePrice(asOf: string, today: Date): boolean {
 
 export function computeReport(
   records: ServiceRecord[],
-  opts: { today: Date; rightsRegions?: string[]; links?: LinkSummary | null },
+  opts: { today: Date; rightsRegions?: string[]; links?: LinkSummary | null; linksUnknownReason?: string },
 ): CatalogReport {
   const categories: Record<string, number> = {};
   let stepsOnReadHelp = 0;
@@ -137,12 +141,24 @@ export function computeReport(
     contacts,
     rights_regions: [...(opts.rightsRegions ?? [])].sort(),
     links: opts.links ?? null,
+    ...(opts.linksUnknownReason ? { links_unknown_reason: opts.linksUnknownReason } : {}),
     shared_sentences: shared(records, (s) => s),
     templated_sentences: shared(records, mask),
   };
 }
 
 const pct = (n: number, of: number) => (of ? `${((100 * n) / of).toFixed(1)}%` : '—');
+
+/** The report's line on link checks. */
+export function formatLinks(l: LinkSummary | null, unknownReason?: string): string {
+  if (!l) return `links checked: unknown (${unknownReason ?? 'no link-check results available to this run'})`;
+  if (!l.checked) return `links checked: 0 of ${l.total} (no check recorded yet)`;
+  const outcomes = Object.entries(l.outcomes)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([o, n]) => `${o} ${n}`)
+    .join(', ');
+  return `links checked: ${l.checked} of ${l.total} (${pct(l.checked, l.total)}), between ${l.oldest_checked_at} and ${l.last_checked_at}: ${outcomes}`;
+}
 
 export function formatReport(r: CatalogReport): string {
   const lines = [
@@ -158,15 +174,7 @@ export function formatReport(r: CatalogReport): string {
     `prices: ${r.prices.total} dated and sourced, ${r.prices.undated} undated, ${r.prices.older_than_12_months} older than 12 months`,
     `exits from official pages: ${r.contacts.phone} phone, ${r.contacts.postal_mail} postal, ${r.contacts.chat} chat`,
     `rights sections: ${r.rights_regions.length ? r.rights_regions.join(', ') : 'none'}`,
-    r.links
-      ? `links checked: ${r.links.checked} of ${r.links.total}, last ${r.links.last_checked_at ?? 'never'}${
-          Object.keys(r.links.outcomes).length
-            ? ` (${Object.entries(r.links.outcomes)
-                .map(([o, n]) => `${o} ${n}`)
-                .join(', ')})`
-            : ''
-        }`
-      : 'links checked: unknown (no link-check results available to this run)',
+    formatLinks(r.links, r.links_unknown_reason),
     `sentences shared by ${SHARED_THRESHOLD}+ records: ${r.shared_sentences.length}`,
     ...r.shared_sentences.map((s) => `  ${s.records}× "${s.sentence}" (${s.examples.join(', ')}…)`),
     `templated sentences (service name masked) in ${SHARED_THRESHOLD}+ records: ${r.templated_sentences.length}`,

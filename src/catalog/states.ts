@@ -10,7 +10,7 @@
  * snapshot stale waits for one shared reload; it never gets an older snapshot than that.
  */
 import type { Db } from '../storage/index.ts';
-import { readStates, type ServiceState } from './view.ts';
+import { readLinkStates, readStates, type ServiceState } from './view.ts';
 
 export interface StateSnapshot {
   get(slug: string): ServiceState | undefined;
@@ -33,9 +33,24 @@ export function createServiceStates(db: Db, maxAgeMs = STATE_MAX_AGE_MS): Servic
   // Bumped by invalidate(): a reload that started before an invalidation does not count as fresh.
   let generation = 0;
 
+  // link_state has a row per link (thousands): read again only when its size or newest check moved.
+  let linkSignature = '';
+  let linkStates: Awaited<ReturnType<typeof readLinkStates>> | undefined;
+  const readAll = async () => {
+    const sig = await db.query<{ n: number; newest: Date | string | null }>(
+      'select count(*)::int as n, max(checked_at) as newest from link_state',
+    );
+    const signature = `${sig.rows[0]?.n}:${sig.rows[0]?.newest === null ? '' : new Date(sig.rows[0]?.newest ?? 0).getTime()}`;
+    if (signature !== linkSignature || !linkStates) {
+      linkStates = await readLinkStates(db);
+      linkSignature = signature;
+    }
+    return readStates(db, linkStates);
+  };
+
   const reload = () => {
     const started = { at: performance.now(), generation };
-    loading ??= readStates(db)
+    loading ??= readAll()
       .then((read) => {
         // An unchanged state keeps its object, so callers can tell "unchanged" by identity
         // (the catalog routes reuse a response built for it).
@@ -70,4 +85,6 @@ export function createServiceStates(db: Db, maxAgeMs = STATE_MAX_AGE_MS): Servic
 }
 
 const sameState = (a: ServiceState, b: ServiceState) =>
-  a.last_verified === b.last_verified && JSON.stringify(a.link_status) === JSON.stringify(b.link_status);
+  a.last_verified === b.last_verified &&
+  (a.links === b.links || JSON.stringify(a.links) === JSON.stringify(b.links)) &&
+  JSON.stringify(a.link_status) === JSON.stringify(b.link_status);

@@ -32,6 +32,7 @@ for (const engine of ENGINES) {
           catalog: loopbackCatalog([
             { slug: 'alpha', url: `${target.origin}/account/cancel` },
             { slug: 'beta', url: `${target.origin}/beta/cancel` },
+            { slug: 'gamma', url: `${target.origin}/gamma/cancel`, help: `${target.origin}/gamma/help` },
           ]),
           runtime: { queueTiming: FAST },
         });
@@ -51,6 +52,13 @@ for (const engine of ENGINES) {
         assert.equal(status.final_url, `${target.origin}/account/cancel`);
         const rec = await record(t, 'alpha');
         assert.equal(rec.last_verified, status.checked_at);
+        assert.deepEqual(rec.links, [
+          {
+            url: `${target.origin}/account/cancel`,
+            roles: ['cancel', 'website'],
+            check: { ...status, last_reached_at: status.checked_at },
+          },
+        ]);
         const page = await t.app.inject({ method: 'GET', url: '/services/alpha' });
         assert.ok(
           page.body.includes(`data-checked-at="${status.checked_at}"`),
@@ -75,6 +83,14 @@ for (const engine of ENGINES) {
         await waitFor(async () => (await record(t, 'beta')).link_status ?? undefined);
         await new Promise((r) => setTimeout(r, 1500));
         assert.equal(target.seen.filter((s) => s.url === '/beta/cancel').length - before, 1);
+      });
+
+      test('before any check the record lists its links with no result', async () => {
+        const rec = await record(t, 'gamma');
+        assert.deepEqual(rec.links, [
+          { url: `${target.origin}/gamma/cancel`, roles: ['cancel', 'website'], check: null },
+          { url: `${target.origin}/gamma/help`, roles: ['help'], check: null },
+        ]);
       });
 
       test('an unknown slug is 404 and queues nothing', async () => {

@@ -11,12 +11,22 @@
  * through LISTEN/NOTIFY (both backends support it), and a worker that has just finished a
  * job fetches the next one at once; polling (`pollingIntervalSeconds`) remains the backstop
  * for what no notification announces, such as a retry coming due.
+ *
+ * Re-verification on a schedule: pg-boss's cron keeps one schedule row per name in the shared
+ * database (every instance upserts the same row at start) and files each occurrence under a
+ * singleton key, so however many instances run the cron pass, one sweep job is created per
+ * occurrence. The sweep queues a check of every service; the checks then spread over the
+ * workers of every instance like any other job.
  */
 import { fromPglite, PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Db } from '../storage/index.ts';
+import { WEEKLY_CRON } from './schedule.ts';
 
 export const QUEUE = 'link-check';
+/** The scheduled job that queues a check of every service. */
+export const SWEEP_QUEUE = 'link-check-sweep';
+const JOB_EXPIRE_SECONDS = 900;
 
 export interface QueueTiming {
   /** how often idle workers look for jobs */
@@ -25,6 +35,8 @@ export interface QueueTiming {
   heartbeatSeconds: number;
   /** how often the supervisor looks for dead jobs */
   superviseIntervalSeconds: number;
+  /** how often an instance looks for schedules that came due (pg-boss default 30, range 1–45) */
+  cronMonitorIntervalSeconds?: number;
 }
 
 /**
@@ -46,19 +58,36 @@ export interface LinkCheckJob {
 export interface JobQueue {
   /** queues a check; false when one for that slug is already pending (the request joins it) */
   enqueue(slug: string): Promise<{ jobId: string | null; joined: boolean }>;
-  /** starts this process's workers, DEFAULT_CONCURRENCY for the backend */
-  work(handler: (job: { id: string; data: LinkCheckJob }) => Promise<void>): Promise<void>;
+  /**
+   * starts this process's workers, DEFAULT_CONCURRENCY for the backend, and one for the sweep,
+   * which is handed each scheduled occurrence
+   */
+  work(handler: (job: { id: string; data: LinkCheckJob }) => Promise<void>, sweep?: () => Promise<void>): Promise<void>;
+  /** queues a sweep now, as the schedule does (joins one that is pending) */
+  sweepNow(): Promise<string | null>;
   stop(): Promise<void>;
   boss: PgBoss;
 }
 
-export async function openQueue(db: Db, logger: Logger, timing: QueueTiming = DEFAULT_TIMING): Promise<JobQueue> {
+export interface QueueOptions {
+  timing?: QueueTiming;
+  /** cron expression (UTC) of the sweep; null: no sweeps, and none left scheduled */
+  schedule?: string | null;
+}
+
+export async function openQueue(db: Db, logger: Logger, opts: QueueOptions = {}): Promise<JobQueue> {
+  const timing = opts.timing ?? DEFAULT_TIMING;
+  const cron = opts.schedule === undefined ? WEEKLY_CRON : opts.schedule;
   const common = {
     schema: 'pgboss',
     superviseIntervalSeconds: timing.superviseIntervalSeconds,
     monitorIntervalSeconds: timing.superviseIntervalSeconds,
     maintenanceIntervalSeconds: Math.max(60, timing.superviseIntervalSeconds),
-    schedule: false,
+    // the cron pass (and its clock-skew check) runs only where a sweep is scheduled
+    schedule: cron !== null,
+    ...(timing.cronMonitorIntervalSeconds
+      ? { cronMonitorIntervalSeconds: timing.cronMonitorIntervalSeconds, cronWorkerIntervalSeconds: 1 }
+      : {}),
     useListenNotify: true,
   };
   const boss = db.lite
@@ -72,7 +101,8 @@ export async function openQueue(db: Db, logger: Logger, timing: QueueTiming = DE
       retryLimit: 3,
       retryDelay: 5,
       heartbeatSeconds: timing.heartbeatSeconds,
-      expireInSeconds: 120,
+      // a job checks every link of one service in turn, each within the check's own timeout
+      expireInSeconds: JOB_EXPIRE_SECONDS,
       retentionSeconds: 86_400,
       notify: true,
     })
@@ -81,7 +111,26 @@ export async function openQueue(db: Db, logger: Logger, timing: QueueTiming = DE
       if (!/already exists/i.test(err.message)) throw err;
     });
   // createQueue leaves an existing queue as it was: a queue made before notify was used gets it here.
-  if (!(await boss.getQueue(QUEUE))?.notify) await boss.updateQueue(QUEUE, { notify: true });
+  const existing = await boss.getQueue(QUEUE);
+  if (!existing?.notify || existing.expireInSeconds !== JOB_EXPIRE_SECONDS) {
+    await boss.updateQueue(QUEUE, { notify: true, expireInSeconds: JOB_EXPIRE_SECONDS });
+  }
+  await boss
+    .createQueue(SWEEP_QUEUE, {
+      // one sweep at a time: a sweep requested while one is queued or running joins it
+      policy: 'exclusive',
+      retryLimit: 2,
+      retryDelay: 60,
+      expireInSeconds: 600,
+      retentionSeconds: 30 * 86_400,
+    })
+    .catch((err: Error) => {
+      if (!/already exists/i.test(err.message)) throw err;
+    });
+  // Every instance writes the same row (an upsert by name), so the schedule exists once.
+  // `missed: 'once'`: a deployment that was down at the hour still sweeps that week.
+  if (cron !== null) await boss.schedule(SWEEP_QUEUE, cron, {}, { tz: 'UTC', missed: 'once' });
+  else await boss.unschedule(SWEEP_QUEUE);
   let stopped = false;
   return {
     boss,
@@ -89,7 +138,16 @@ export async function openQueue(db: Db, logger: Logger, timing: QueueTiming = DE
       const jobId = await boss.send(QUEUE, { slug } satisfies LinkCheckJob, { singletonKey: slug });
       return { jobId, joined: jobId === null };
     },
-    async work(handler) {
+    async sweepNow() {
+      return boss.send(SWEEP_QUEUE, {});
+    },
+    async work(handler, sweep) {
+      if (sweep) {
+        // A sweep comes due once a week: polling at the cron pass's pace is soon enough.
+        await boss.work(SWEEP_QUEUE, { pollingIntervalSeconds: timing.cronMonitorIntervalSeconds ?? 30 }, () =>
+          sweep(),
+        );
+      }
       const concurrency = db.lite ? DEFAULT_CONCURRENCY.pglite : DEFAULT_CONCURRENCY.postgres;
       // One registration per worker, so each knows its own id: a worker that has just run a
       // job wakes itself to fetch the next one instead of sleeping out the polling interval

@@ -163,4 +163,79 @@ describe('catalog pages in a browser', () => {
     assert.equal(await page.locator('.help-list li:visible').count(), await page.locator('.help-list li').count());
     await noJs.close();
   });
+
+  test('a service page shows the source of each step, the exits by phone, letter and chat, the rights and every link', async () => {
+    const { page, problems } = await watchedPage(context);
+    await page.goto(`${realBase}/services/sky`);
+    const r = real.catalog.bySlug.get('sky')!.record;
+    const steps = page.locator('#guide-steps > li');
+    assert.equal(await steps.count(), r.steps.length);
+    for (let i = 0; i < r.steps.length; i++) {
+      const source = steps.nth(i).getByRole('list', { name: 'Sources' }).getByRole('listitem').first();
+      assert.match(
+        (await source.textContent()) ?? '',
+        /Confirmed How to cancel your subscription · read 26 November 2026/,
+      );
+    }
+    const exits = page.getByRole('region', { name: 'Other ways to cancel' });
+    const phone = r.cancel.contacts!.find((c) => c.type === 'phone')!.phone!;
+    assert.equal(await exits.getByRole('link', { name: phone }).count(), 1);
+    assert.match((await exits.locator('address').textContent()) ?? '', /PO Box 43/);
+    await exits.getByText('By chat:').waitFor();
+    const rights = page.getByRole('region', { name: 'Your rights in the United Kingdom' });
+    await rights.getByRole('heading', { name: 'Disputing the charge with your card issuer' }).waitFor();
+    assert.ok((await rights.getByRole('link').count()) >= 1);
+    const links = page.getByRole('region', { name: 'Links and their checks' });
+    assert.equal(
+      await links.locator('tbody tr').count(),
+      new Set(
+        [
+          r.cancel.url,
+          r.cancel.help_url,
+          r.website,
+          ...r.steps.map((s) => s.url),
+          ...r.sources.map((s) => s.url),
+        ].filter(Boolean),
+      ).size,
+    );
+    assert.equal(await links.getByText('not checked yet').count(), await links.locator('tbody tr').count());
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      const v = await seriousAxeViolations(page);
+      assert.equal(v.length, 0, `${colorScheme}:\n${describeViolations(v)}`);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 360, height: 740 });
+    assert.ok((await overflowPx(page)) <= 0, 'no sideways scroll');
+    await page.screenshot({ path: join(SCREENSHOTS_DIR, 'service-evidence-mobile.png'), fullPage: true });
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('after a check the links table shows each link working, with the time of the check', async () => {
+    const res = await fetch(`${loopBase}/api/v1/link-check`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ slug: 'loopback-plan' }),
+    });
+    assert.equal(res.status, 202);
+    const until = Date.now() + 15_000;
+    for (;;) {
+      const rec = (await (await fetch(`${loopBase}/api/v1/services/loopback-plan`)).json()) as {
+        data: { links: { check: { checked_at: string } | null }[] };
+      };
+      if (rec.data.links.every((l) => l.check)) break;
+      assert.ok(Date.now() < until, 'the check finishes');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const { page, problems } = await watchedPage(context);
+    await page.goto(`${loopBase}/services/loopback-plan`);
+    const row = page.getByRole('region', { name: 'Links and their checks' }).locator('tbody tr').first();
+    assert.match(
+      (await row.textContent()) ?? '',
+      /cancel page, websiteworking, checked \d{1,2} \w{3} 20\d\d, \d\d:\d\d UTC/,
+    );
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
 });

@@ -41,7 +41,8 @@ export type StartOptions = {
 };
 
 export async function startTestApp(opts: StartOptions = {}): Promise<TestApp> {
-  const config = loadConfig({ LOG_LEVEL: 'info', ...opts.env });
+  // No weekly sweep unless a test asks for one: a sweep of the real catalog would reach outside.
+  const config = loadConfig({ LOG_LEVEL: 'info', LINK_CHECK_SCHEDULE: 'off', ...opts.env });
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk, _enc, cb) {

@@ -16,6 +16,7 @@ const config = loadConfig({
   DATABASE_URL: process.env.DATABASE_URL ?? '',
   DATA_DIR: process.env.DATA_DIR ?? '',
   OUTBOUND_ALLOW_HOSTS: process.env.OUTBOUND_ALLOW_HOSTS ?? '',
+  LINK_CHECK_SCHEDULE: 'off',
 });
 const logger = createLogger('info');
 const db = await openStorage(config);

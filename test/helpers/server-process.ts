@@ -23,7 +23,15 @@ export function runMain(env: Record<string, string>): {
   exited: Promise<number | null>;
 } {
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
+    // no weekly link sweep of the real catalog from a test (it would reach outside)
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      LINK_CHECK_SCHEDULE: 'off',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stdout: string[] = [];

@@ -24,7 +24,11 @@ describe('link checks with several workers on PostgreSQL', () => {
     const pg = await createTestDatabase();
     const slugs = Array.from({ length: 12 }, (_, i) => `svc-${i}`);
     const catalog = loopbackCatalog(slugs.map((slug) => ({ slug, url: `${target.origin}/${slug}/cancel` })));
-    const config = loadConfig({ DATABASE_URL: pg.url, OUTBOUND_ALLOW_HOSTS: `127.0.0.1:${target.port}` });
+    const config = loadConfig({
+      DATABASE_URL: pg.url,
+      OUTBOUND_ALLOW_HOSTS: `127.0.0.1:${target.port}`,
+      LINK_CHECK_SCHEDULE: 'off',
+    });
     const dbA = await openPostgres(pg.url, 4);
     const dbB = await openPostgres(pg.url, 4);
     await migrate(dbA);

@@ -18,7 +18,6 @@ import {
   REFUND_LABEL,
   REQUIREMENT_LABEL,
   SEVERITY_LABEL,
-  SOURCE_KIND_LABEL,
 } from './labels.ts';
 import { radarSvg } from './radar.ts';
 
@@ -105,17 +104,4 @@ export function plansSection(r: ServiceRecord): SafeHtml {
       html`<tr><th scope="row">${p.name}</th><td>${priceText(p)}${p.price ? html` <span class="muted">(read ${p.price.as_of}${isStalePrice(p.price.as_of, new Date()) ? html`, <strong>older than 12 months</strong>` : ''}, <a href="#source-${p.price.source_id}">source</a>)</span>` : ''}</td><td>${duration(p.billing_period)}</td><td>${p.commitment ? duration(p.commitment) : 'none'}</td></tr>`,
   )}</tbody></table></div>
 <p class="muted small">Prices change often and differ by country; “unknown” means we could not confirm one.</p></section>`;
-}
-
-export function sourcesSection(r: ServiceRecord): SafeHtml {
-  const confirmed = r.sources.filter((s) => s.confirmed).length;
-  return html`<section class="block" aria-labelledby="sources-title"><h2 id="sources-title">Sources</h2>
-<p>${confirmed} of ${r.sources.length} source${r.sources.length === 1 ? '' : 's'} confirmed: a confirmed source is a page we read and found to match the facts that cite it.</p>
-<ol class="sources">${r.sources.map(
-    (
-      s,
-    ) => html`<li id="source-${s.id}"><span class="badge ${s.confirmed ? 'ok' : 'pending'}">${s.confirmed ? 'Confirmed' : 'Not yet confirmed'}</span>
-${s.url ? html`<a href="${s.url}" rel="noopener noreferrer">${s.title ?? s.publisher}</a>` : (s.title ?? s.publisher)}
-<span class="muted">· ${s.publisher} · ${SOURCE_KIND_LABEL[s.kind] ?? s.kind}${s.read_at ? ` · read ${s.read_at}` : ''}${s.via ? ` · ${s.via}` : ''}</span></li>`,
-  )}</ol></section>`;
 }

@@ -10,8 +10,9 @@ import { writeGuide } from '../../guidance/guide/template-writer.ts';
 import { formatDateTime } from '../format.ts';
 import { html, renderPage, type SafeHtml } from '../html.ts';
 import { linkStatusLine } from '../shared/words.ts';
+import { exitsSection, linksSection, rightsSection, sourcesSection, stepSources } from './evidence.ts';
 import { axisMeaning, categoryName, TIER_LABEL } from './labels.ts';
-import { factsSection, frictionSection, plansSection, refs, sourcesSection, trapsSection } from './sections.ts';
+import { factsSection, frictionSection, plansSection, trapsSection } from './sections.ts';
 
 export function linkStatusText(state: ServiceState | undefined): string {
   const s = state?.link_status;
@@ -52,7 +53,7 @@ ${(['neutral', 'reassuring', 'terse'] as const).map(
 <ol class="steps" id="guide-steps">${r.steps.map(
     (s) => html`<li><p class="step-title">${s.title}</p>${s.detail ? html`<p>${s.detail}</p>` : ''}
 ${s.url ? html`<p><a href="${s.url}" rel="noopener noreferrer">${new URL(s.url).hostname}${new URL(s.url).pathname === '/' ? '' : new URL(s.url).pathname}</a></p>` : ''}
-${s.trap_ids?.length ? html`<p class="step-trap">Watch out: ${s.trap_ids.map((id, i) => html`${i ? ', ' : ''}<a href="#trap-${id}">${r.traps.find((t) => t.id === id)?.type.replaceAll('_', ' ') ?? id}</a>`)}</p>` : ''}${refs(r, s.source_ids)}</li>`,
+${s.trap_ids?.length ? html`<p class="step-trap">Watch out: ${s.trap_ids.map((id, i) => html`${i ? ', ' : ''}<a href="#trap-${id}">${r.traps.find((t) => t.id === id)?.type.replaceAll('_', ' ') ?? id}</a>`)}</p>` : ''}${stepSources(r, s.source_ids)}</li>`,
   )}</ol>
 <p id="guide-status" class="small muted" role="status"></p></div></section>`;
 }
@@ -78,10 +79,13 @@ export function servicePage(
 <p class="lead">${cat} · facts for ${r.region === 'GLOBAL' ? 'all regions' : r.region} · <a href="${r.website}" rel="noopener noreferrer">${new URL(r.website).hostname}</a></p></header>
 ${summary(e, state)}
 <div class="guide-layout">${stepsSection(e)}${trapsSection(r)}</div>
+${exitsSection(r)}
 ${factsSection(r)}
 ${frictionSection(e)}
 ${plansSection(r)}
 ${r.notes ? html`<section class="block" aria-labelledby="notes-title"><h2 id="notes-title">Good to know</h2><p>${r.notes}</p></section>` : ''}
-${sourcesSection(r)}`,
+${rightsSection(catalog.rights.get(r.region))}
+${sourcesSection(r, state)}
+${linksSection(e, state)}`,
   });
 }
