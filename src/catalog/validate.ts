@@ -30,7 +30,7 @@ export function isHomePage(url: string): boolean {
 }
 
 // North American, international and grouped digit runs that read as phone numbers.
-// Search results for "cancel X" are full of scam "support lines" (anchors-cancellation.md §6):
+// Search results for "cancel X" are full of scam "support lines" (docs/catalog.md, "Phone numbers only from an official page"):
 // a number may appear only as `cancel.contacts[].phone`, resting on an official page that was
 // read; anywhere else in the text it is refused.
 const PHONE = /(\+\d[\d\s().-]{7,}\d)|(\(?\b\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}\b)|(\b1-?8\d{2}-)/;
