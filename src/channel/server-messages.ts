@@ -4,6 +4,7 @@
  * every frame it receives with this schema.
  */
 import { z } from 'zod';
+import { ONE_CLICK_WITHHELD } from '../mailbox/one-click-evidence.ts';
 import { WS_ERROR_CODES } from './errors.ts';
 import { Subscription, Verification } from './wire-subscription.ts';
 
@@ -77,6 +78,8 @@ export const UnsubscribeResultMessage = z.strictObject({
   detail: z.string(),
   dry_run: z.boolean(),
   archived: Count.optional(),
+  /** the sender offered one-click but it was not used, and why (the reason also leads `detail`) */
+  one_click_withheld: z.enum(ONE_CLICK_WITHHELD).optional(),
 });
 export type UnsubscribeResultMessage = z.infer<typeof UnsubscribeResultMessage>;
 

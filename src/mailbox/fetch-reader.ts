@@ -16,7 +16,7 @@ import type { LeanFailure, LeanImap, Tagged } from './lean-imap.ts';
 
 /** RFC 3501 §6.4.5: BODY.PEEK never sets \Seen. The order matches imapflow's request. */
 export const FETCH_ITEMS =
-  '(UID FLAGS BODY.PEEK[HEADER.FIELDS (FROM LIST-UNSUBSCRIBE LIST-UNSUBSCRIBE-POST LIST-ID DATE SUBJECT AUTHENTICATION-RESULTS MESSAGE-ID)])';
+  '(UID FLAGS BODY.PEEK[HEADER.FIELDS (FROM LIST-UNSUBSCRIBE LIST-UNSUBSCRIBE-POST LIST-ID DATE SUBJECT AUTHENTICATION-RESULTS MESSAGE-ID DKIM-SIGNATURE)])';
 
 export interface FetchedHeaders {
   uid: number;

@@ -22,6 +22,7 @@ function msg(over: Partial<ParsedMessage> & { fromAddr?: string; fromName?: stri
     listId: null,
     listName: null,
     methods: { one_click: null, http: ['https://shop.example/u'], mailto: [] },
+    oneClickWithheld: null,
     date: new Date('2025-06-01T00:00:00Z'),
     subject: 'Hello',
     auth: { dkim: 'unknown', spf: 'unknown', dmarc: 'unknown' },

@@ -14,7 +14,15 @@
  *   1990 are treated as absent: one broken or hostile Date must not stretch a list's span.
  */
 import { createHash } from 'node:crypto';
-import type { AuthVerdict, MailtoMethod, ParsedMessage, SenderAuth, ServiceMatch, Subscription } from './types.ts';
+import type {
+  AuthVerdict,
+  MailtoMethod,
+  OneClickWithheld,
+  ParsedMessage,
+  SenderAuth,
+  ServiceMatch,
+  Subscription,
+} from './types.ts';
 
 export interface GrouperOptions {
   /** catalog lookup by exact domain; the grouper tries the sender domain and its parents */
@@ -52,6 +60,7 @@ interface Group {
   /** the mailbox added last: most messages come from the same one as the message before */
   lastMailbox: string | null;
   oneClick: string | null;
+  oneClickWithheld: OneClickWithheld | null;
   http: string[];
   mailto: MailtoMethod[];
   subjects: Ranked<string>[];
@@ -118,6 +127,7 @@ export function createGrouper(opts: GrouperOptions): Grouper {
       g.newestMs = rankMs;
       g.newestSeq = rankSeq;
       g.oneClick = m.one_click;
+      g.oneClickWithheld = msg.oneClickWithheld;
       g.http = m.http.length <= MAX_METHODS ? m.http : m.http.slice(0, MAX_METHODS);
       g.mailto = m.mailto.length <= MAX_METHODS ? m.mailto : m.mailto.slice(0, MAX_METHODS);
     }
@@ -178,6 +188,7 @@ export function createGrouper(opts: GrouperOptions): Grouper {
       per_month: round2(g.count / Math.max(1, spanMonths)),
       read_rate: round2(g.seen / g.count),
       methods: { one_click: g.oneClick, http: [...g.http], mailto: g.mailto.map((x) => ({ ...x })) },
+      one_click_withheld: g.oneClickWithheld,
       sample_subjects: g.subjects.map((x) => x.value),
       auth: { ...g.auth },
       mailboxes: [...g.mailboxes].sort(),
@@ -234,6 +245,7 @@ function newGroup(id: string, listKey: string, listId: string | null): Group {
     newestSeq: -1,
     lastMailbox: null,
     oneClick: null,
+    oneClickWithheld: null,
     http: [],
     mailto: [],
     subjects: [],

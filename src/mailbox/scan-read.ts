@@ -26,6 +26,8 @@ export const HEADER_FIELDS = [
   'subject',
   'authentication-results',
   'message-id',
+  // RFC 8058 §3.1: one-click only when a DKIM signature covers the list headers (one-click-evidence.ts)
+  'dkim-signature',
 ];
 
 export interface ReadContext {

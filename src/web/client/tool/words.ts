@@ -1,5 +1,10 @@
 /** Everything the tool says to a person: numbers, dates, phases, statuses, and error advice. */
-import type { ProgressMessage, UnsubscribeResultMessage, WsErrorCode } from '../../../channel/protocol.ts';
+import type {
+  ProgressMessage,
+  Subscription,
+  UnsubscribeResultMessage,
+  WsErrorCode,
+} from '../../../channel/protocol.ts';
 
 const NUM = new Intl.NumberFormat('en');
 const DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
@@ -28,6 +33,14 @@ export function phaseText(p: ProgressMessage): string {
       return 'Finishing up…';
   }
 }
+
+/** Why a sender's one-click is not offered (docs/unsubscribe.md "One-click needs a signature"). */
+export const WITHHELD_WORDS: Record<NonNullable<Subscription['one_click_withheld']>, string> = {
+  unauthenticated: 'One-click not offered: no signature check was recorded for this mail.',
+  dkim_failed: 'One-click not offered: the mail’s signature did not verify.',
+  not_aligned: 'One-click not offered: the mail was signed by another domain.',
+  list_headers_unsigned: 'One-click not offered: the signature does not cover the unsubscribe headers.',
+};
 
 export const METHOD_WORD: Record<string, string> = { one_click: 'one-click', mailto: 'email', link: 'link' };
 
