@@ -22,7 +22,13 @@ let guard: OutboundGuard;
 before(async () => {
   trustTestCa();
   dovecot = await startDovecot({
-    users: [{ user: USER, password: PASSWORD, mailboxes: { INBOX: listMessages({ from: 'a@news.example', mailto: 'mailto:off@news.example' }) } }],
+    users: [
+      {
+        user: USER,
+        password: PASSWORD,
+        mailboxes: { INBOX: listMessages({ from: 'a@news.example', mailto: 'mailto:off@news.example' }) },
+      },
+    ],
   });
   relay = await startTcpRelay({ host: '127.0.0.1', port: dovecot.imapsPort });
   guard = createOutboundGuard({ allowHosts: [`127.0.0.1:${relay.port}`] });
