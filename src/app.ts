@@ -75,6 +75,7 @@ export async function buildApp({ config, catalog, logger, runtime }: AppDeps): P
     dailyLimit: runtime.quota.limit,
     settings: runtime.channel,
     oauth: runtime.oauth,
+    connections: runtime.attempts.connections,
   });
   await app.register(agentRoutes, { prefix: '/agent/auth', ctx: runtime.agent });
   await app.register(oauthRoutes, { config, oauth: runtime.oauth });

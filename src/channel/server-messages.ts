@@ -105,6 +105,8 @@ export const ErrorMessage = z.strictObject({
   message: z.string(),
   /** SCAN_QUOTA_EXCEEDED: when the allowance resets */
   resets_at: Iso.optional(),
+  /** TOO_MANY_*: seconds until the limit lets the same request through */
+  retry_after: Count.optional(),
 });
 export type ErrorMessage = z.infer<typeof ErrorMessage>;
 

@@ -105,7 +105,7 @@ function onError(e: ErrorMessage): void {
       href: help.url,
       label: `Create an app password for ${help.name}`,
     });
-  } else showError(errorAdvice(e.code, e.message, help, e.resets_at));
+  } else showError(errorAdvice(e.code, e.message, help, e.resets_at, e.retry_after));
   status('');
 }
 

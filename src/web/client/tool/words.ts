@@ -64,7 +64,15 @@ export interface ProviderHelp {
   text: string;
 }
 
-type Advice = (message: string, help: ProviderHelp, resetsAt?: string) => string;
+type Advice = (message: string, help: ProviderHelp, resetsAt?: string, retryAfter?: number) => string;
+
+/** "at 14:32 (in 25 minutes)", for a wait of `seconds` from now */
+function whenAgain(seconds: number | undefined): string {
+  if (seconds === undefined) return 'later';
+  const at = new Date(Date.now() + seconds * 1000);
+  const wait = seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`;
+  return `at ${CLOCK.format(at)} (in ${wait})`;
+}
 
 /** What to say for each /ws error code (src/channel/errors.ts), with what to do next. */
 const ADVICE: Record<WsErrorCode, Advice> = {
@@ -100,10 +108,26 @@ const ADVICE: Record<WsErrorCode, Advice> = {
     'Microsoft refused this server’s request. This is a setup problem on our side, not yours; please try again later.',
   OAUTH_TOKEN_REFUSED: () =>
     'Your mail server did not accept the Microsoft sign-in. IMAP access may be turned off for this mailbox (an administrator can turn it on), or the account has no Outlook mailbox.',
+  TOO_MANY_SIGN_IN_FAILURES: (_m, help, _r, retryAfter) =>
+    `Too many sign-ins to this address, or from your network, failed in the last hour. To protect your account we will not ask ${help.name} again before ${whenAgain(retryAfter)}. Meanwhile check the address and make sure you use an app password: ${help.text}`,
+  TOO_MANY_SCANS: (_m, _h, _r, retryAfter) =>
+    `Many scans were started from your network in the last hour, more than we allow. You can scan again ${whenAgain(retryAfter)}.`,
+  TOO_MANY_UNSUBSCRIBES: (_m, _h, _r, retryAfter) =>
+    `Your network has asked for more unsubscribes in the last hour than we send. Nothing was sent; select fewer senders, or try again ${whenAgain(retryAfter)}.`,
+  TOO_MANY_CONNECTIONS: (_m, _h, _r, retryAfter) =>
+    `Too many windows or devices on your network are connected to this service at once. Close tabs you do not need, then reload this page ${whenAgain(retryAfter)}.`,
   INTERNAL: () => 'Something went wrong on our side. Please try again in a moment.',
 };
 
-export function errorAdvice(code: WsErrorCode, message: string, help: ProviderHelp, resetsAt?: string): string {
+export function errorAdvice(
+  code: WsErrorCode,
+  message: string,
+  help: ProviderHelp,
+  resetsAt?: string,
+  retryAfter?: number,
+): string {
   const advice = ADVICE[code] as Advice | undefined;
-  return advice ? advice(message, help, resetsAt) : `Something went wrong (${message || code}). Please try again.`;
+  return advice
+    ? advice(message, help, resetsAt, retryAfter)
+    : `Something went wrong (${message || code}). Please try again.`;
 }
