@@ -40,6 +40,12 @@ describe('configuration', () => {
     }
   });
 
+  test('scan caps have documented defaults and bounds', () => {
+    assert.deepEqual(loadConfig({}).scanCaps, { messages: 250_000, headerBytes: 65_536, subscriptions: 5000 });
+    assert.equal(loadConfig({ SCAN_MAX_MESSAGES: '1000' }).scanCaps.messages, 1000);
+    assert.throws(() => loadConfig({ SCAN_MAX_HEADER_BYTES: '100' }), ConfigError);
+  });
+
   test('values are parsed and the result is frozen', () => {
     const c = loadConfig({
       PORT: '8080',

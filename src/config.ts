@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_SCAN_CAPS } from './mailbox/scan-caps.ts';
 import { MICROSOFT_DEFAULTS, mailEndpoint } from './oauth/settings.ts';
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
@@ -46,6 +47,16 @@ const EnvSchema = z.object({
   WS_CONNECTIONS_PER_IP: opt(z.coerce.number().int().min(1).max(100_000)),
   UNSUBSCRIBES_PER_IP: opt(z.coerce.number().int().min(1).max(1_000_000)),
   LINK_CHECKS_PER_IP: opt(z.coerce.number().int().min(1).max(100_000)),
+  // Bounds on one scan's work (src/mailbox/scan-caps.ts)
+  SCAN_MAX_MESSAGES: opt(z.coerce.number().int().min(1).max(10_000_000)),
+  SCAN_MAX_HEADER_BYTES: opt(
+    z.coerce
+      .number()
+      .int()
+      .min(4096)
+      .max(1024 * 1024),
+  ),
+  SCAN_MAX_SUBSCRIPTIONS: opt(z.coerce.number().int().min(1).max(1_000_000)),
   LOG_LEVEL: opt(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
   LOG_SLOW_MS: opt(z.coerce.number().int().min(1).max(3_600_000)),
   OAUTH_CLIENT_ID: opt(z.string()),
@@ -112,6 +123,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     outboundAllowHosts: e.OUTBOUND_ALLOW_HOSTS,
     allowedOrigins: e.ALLOWED_ORIGINS.map((o) => new URL(o).origin),
     scanDailyLimit: e.SCAN_DAILY_LIMIT ?? 3,
+    scanCaps: {
+      messages: e.SCAN_MAX_MESSAGES ?? DEFAULT_SCAN_CAPS.messages,
+      headerBytes: e.SCAN_MAX_HEADER_BYTES ?? DEFAULT_SCAN_CAPS.headerBytes,
+      subscriptions: e.SCAN_MAX_SUBSCRIPTIONS ?? DEFAULT_SCAN_CAPS.subscriptions,
+    },
     limits: {
       /** failed password sign-ins per mailbox address per hour */
       signInFailuresPerAddress: e.SIGNIN_FAILURES_PER_ADDRESS ?? 5,

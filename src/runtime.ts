@@ -97,6 +97,7 @@ export async function createRuntime(
       matchService: serviceMatcher(catalog),
       scanTimeoutMs: channel.scanMs,
       batchSize: channel.batchSize,
+      caps: config.scanCaps,
       oauth: config.oauth.clientId ? { imap: config.oauth.imap, smtp: config.oauth.smtp } : null,
     },
     { lifetimeMs: channel.lifetimeMs, keepMs: channel.keepMs },

@@ -9,6 +9,7 @@ import type { AttemptLimits } from '../limits/attempt-limits.ts';
 import type { ImapCredentials } from '../mailbox/imap-connect.ts';
 import { type Endpoint, OAUTH_PROVIDER, presetFor } from '../mailbox/providers.ts';
 import { runScan, type ScanHooks, type ScanOptions, type ScanUidIndex } from '../mailbox/scan.ts';
+import type { ScanCaps } from '../mailbox/scan-caps.ts';
 import type { ServiceMatch } from '../mailbox/types.ts';
 import type { OAuthAccount } from '../oauth/account.ts';
 import { OAUTH_ERRORS } from '../oauth/errors.ts';
@@ -27,6 +28,8 @@ export interface ScanDeps {
   matchService: (domain: string) => ServiceMatch | null;
   scanTimeoutMs: number;
   batchSize: number;
+  /** bounds on one scan's work (SCAN_MAX_*) */
+  caps: ScanCaps;
   /** the mail servers of the Microsoft sign-in (OAUTH_IMAP_URL, OAUTH_SMTP_URL), null when not set up */
   oauth: { imap: Endpoint; smtp: Endpoint } | null;
 }
@@ -44,6 +47,8 @@ export interface LastScan {
 }
 
 export type Emit = (msg: ServerMessage) => void;
+
+const WIRE_CAP = { messages: 'messages', headerBytes: 'header_bytes', subscriptions: 'subscriptions' } as const;
 
 /** Who sent a command: limits count per client IP (Fastify's request.ip, TRUST_PROXY aware). */
 export interface Client {
@@ -159,6 +164,7 @@ export async function scanForSession(
     matchService: deps.matchService,
     timeoutMs: deps.scanTimeoutMs,
     batchSize: deps.batchSize,
+    caps: deps.caps,
   };
   const hooks: ScanHooks = {
     progress: (p) => emit({ type: 'progress', ...p }),
@@ -203,6 +209,7 @@ export async function scanForSession(
     duration_ms: result.durationMs,
     cancelled: result.cancelled,
     mailboxes: result.mailboxes,
+    capped: result.capped.map((c) => ({ cap: WIRE_CAP[c.cap], limit: c.limit, count: c.count })),
     verification: summarizeVerification(previous, subs),
   });
   return { ...box, subscriptions: subs, uids: result.uids };

@@ -62,6 +62,14 @@ export const DoneMessage = z.strictObject({
   cancelled: z.boolean(),
   /** every folder read, in order, with the messages read in it (within `since`) */
   mailboxes: z.array(z.strictObject({ path: z.string(), messages: Count })),
+  /**
+   * the bounds this scan reached (docs/websocket.md): `messages` read per scan (count: messages
+   * not read, the oldest), `header_bytes` per message (count: messages whose header fields were
+   * cut), `subscriptions` kept (count: messages of lists not kept); empty when none
+   */
+  capped: z.array(
+    z.strictObject({ cap: z.enum(['messages', 'header_bytes', 'subscriptions']), limit: Count, count: Count }),
+  ),
   verification: z.array(z.strictObject({ list_key: z.string(), at: Iso, status: Verification })),
 });
 export type DoneMessage = z.infer<typeof DoneMessage>;

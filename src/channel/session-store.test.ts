@@ -33,6 +33,7 @@ async function store(limits: Partial<SessionLimits> = {}) {
       matchService: () => null,
       scanTimeoutMs: 60_000,
       batchSize: 100,
+      caps: loadConfig({}).scanCaps,
       oauth: null,
     },
     { lifetimeMs: 60_000, keepMs: 60_000, ...limits },

@@ -28,6 +28,8 @@ export interface GrouperOptions {
   /** catalog lookup by exact domain; the grouper tries the sender domain and its parents */
   matchService: (domain: string) => ServiceMatch | null;
   now?: () => Date;
+  /** at most this many subscriptions; a message of a further list is dropped and counted */
+  maxGroups?: number;
 }
 
 export interface Grouper {
@@ -37,6 +39,8 @@ export interface Grouper {
   get(id: string): Subscription;
   /** Snapshots of all subscriptions, most messages first (then most recent, then by key). */
   all(): Subscription[];
+  /** messages dropped because they belonged to a list past `maxGroups` */
+  readonly dropped: number;
 }
 
 const MAX_METHODS = 5;
@@ -91,6 +95,8 @@ export function createGrouper(opts: GrouperOptions): Grouper {
   const lower = new Map<string, string>();
   const byKey = new Map<string, Group>(); // list_key → its group: one SHA-256 per list, not per message
   let seq = 0;
+  let dropped = 0;
+  const maxGroups = opts.maxGroups ?? Number.POSITIVE_INFINITY;
 
   function add(msg: ParsedMessage): string | null {
     const m = msg.methods;
@@ -101,6 +107,10 @@ export function createGrouper(opts: GrouperOptions): Grouper {
     if (g === undefined) {
       const id = subscriptionId(listKey);
       g = groups.get(id); // another key with the same id (a 64-bit collision) shares its group
+      if (!g && groups.size >= maxGroups) {
+        dropped++;
+        return null;
+      }
       if (!g) {
         g = newGroup(id, listKey, msg.listId);
         groups.set(id, g);
@@ -214,6 +224,9 @@ export function createGrouper(opts: GrouperOptions): Grouper {
 
   return {
     add,
+    get dropped() {
+      return dropped;
+    },
     get: (id) => {
       const g = groups.get(id);
       if (!g) throw new Error(`grouper.get: unknown subscription id ${id}`);

@@ -14,6 +14,8 @@ export interface TcpRelay {
   readonly open: number;
   /** bytes passed from clients to the server so far */
   readonly bytesUp: number;
+  /** bytes passed from the server to clients so far */
+  readonly bytesDown: number;
   /** cut every open connection (both sides destroyed) */
   cutAll(): void;
   /** while true, new connections are closed at once (a server that went away) */
@@ -25,6 +27,7 @@ export async function startTcpRelay(target: { host: string; port: number }): Pro
   const pairs = new Set<[Socket, Socket]>();
   let connections = 0;
   let bytesUp = 0;
+  let bytesDown = 0;
   let refusing = false;
   const server: Server = createServer((client) => {
     connections++;
@@ -43,6 +46,9 @@ export async function startTcpRelay(target: { host: string; port: number }): Pro
     client.on('data', (b) => {
       bytesUp += b.length;
     });
+    upstream.on('data', (b) => {
+      bytesDown += b.length;
+    });
     client.pipe(upstream);
     upstream.pipe(client);
     client.on('error', drop).on('close', drop);
@@ -60,6 +66,9 @@ export async function startTcpRelay(target: { host: string; port: number }): Pro
     },
     get bytesUp() {
       return bytesUp;
+    },
+    get bytesDown() {
+      return bytesDown;
     },
     cutAll() {
       for (const [a, b] of pairs) {

@@ -1,5 +1,6 @@
 /** Everything the tool says to a person: numbers, dates, phases, statuses, and error advice. */
 import type {
+  DoneMessage,
   ProgressMessage,
   Subscription,
   UnsubscribeResultMessage,
@@ -41,6 +42,18 @@ export const WITHHELD_WORDS: Record<NonNullable<Subscription['one_click_withheld
   not_aligned: 'One-click not offered: the mail was signed by another domain.',
   list_headers_unsigned: 'One-click not offered: the signature does not cover the unsubscribe headers.',
 };
+
+/** What a scan left out at one of its bounds (docs/websocket.md, `done.capped`). */
+export function cappedText(c: DoneMessage['capped'][number]): string {
+  switch (c.cap) {
+    case 'messages':
+      return `A scan reads at most ${num(c.limit)} messages, so your ${plural(c.count, 'oldest message')} ${c.count === 1 ? 'was' : 'were'} not read.`;
+    case 'header_bytes':
+      return `${plural(c.count, 'message')} had unusually large headers; only their first ${num(Math.round(c.limit / 1024))} KB ${c.count === 1 ? 'was' : 'were'} read.`;
+    case 'subscriptions':
+      return `A scan keeps at most ${num(c.limit)} senders, so ${plural(c.count, 'message')} from further senders ${c.count === 1 ? 'is' : 'are'} not listed.`;
+  }
+}
 
 export const METHOD_WORD: Record<string, string> = { one_click: 'one-click', mailto: 'email', link: 'link' };
 
