@@ -53,7 +53,21 @@ export interface ChannelOptions {
 
 export async function channelRoutes(app: FastifyInstance, opts: ChannelOptions) {
   const allowed = new Set([new URL(opts.config.baseUrl).origin, ...opts.config.allowedOrigins]);
-  await app.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES } });
+  await app.register(websocket, {
+    options: { maxPayload: MAX_FRAME_BYTES },
+    errorHandler(err, socket, req) {
+      // A peer that breaks the protocol (text that is not UTF-8, a frame over maxPayload…) is
+      // hostile input, not our failure: the ws library has already sent the close code RFC 6455
+      // §7.4.1 gives it (1007, 1009, 1002), so it is noted, not logged as an error with a stack.
+      const code = (err as { code?: unknown }).code;
+      if (typeof code === 'string' && code.startsWith('WS_ERR_')) {
+        req.log.info({ code }, 'websocket peer broke the protocol');
+        return;
+      }
+      req.log.error({ err }, 'websocket failed');
+      socket.terminate();
+    },
+  });
   app.get(
     '/ws',
     {
