@@ -52,6 +52,7 @@ const subs: Subscription[] = Array.from({ length: SENDERS }, (_, i) => ({
   per_month: 1,
   read_rate: 0,
   methods: { one_click: `https://${hosts[i % HOSTS]}:${port}/u/${i}`, http: [], mailto: [] },
+  one_click_withheld: null,
   sample_subjects: [],
   auth: { dkim: 'pass', spf: 'pass', dmarc: 'pass' },
   mailboxes: ['INBOX'],

@@ -15,6 +15,7 @@ import { discoveryRoutes } from './discovery/routes.ts';
 import { analyzerRoutes } from './guidance/analyzer.routes.ts';
 import { guideRoutes } from './guidance/guide/routes.ts';
 import { AccessLog } from './http/access-log.ts';
+import { frameworkErrors } from './http/error-handler.ts';
 import { corsForPublicApi, installPlumbing } from './http/plumbing.ts';
 import { linkCheckRoutes } from './linkcheck/routes.ts';
 import { deferredChildLogger } from './log.ts';
@@ -46,6 +47,7 @@ export async function buildApp({ config, catalog, logger, runtime }: AppDeps): P
     return503OnClosing: true,
     // one access-log line per request instead of Fastify's two (src/http/access-log.ts)
     logController: new AccessLog(logger, config.logSlowMs),
+    frameworkErrors,
     childLoggerFactory: (parent, bindings, opts) =>
       deferredChildLogger(parent as Logger, bindings, opts) as FastifyBaseLogger,
   }).withTypeProvider<ZodTypeProvider>();
@@ -75,6 +77,7 @@ export async function buildApp({ config, catalog, logger, runtime }: AppDeps): P
     dailyLimit: runtime.quota.limit,
     settings: runtime.channel,
     oauth: runtime.oauth,
+    connections: runtime.attempts.connections,
   });
   await app.register(agentRoutes, { prefix: '/agent/auth', ctx: runtime.agent });
   await app.register(oauthRoutes, { config, oauth: runtime.oauth });

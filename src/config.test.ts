@@ -18,6 +18,34 @@ describe('configuration', () => {
     assert.match(c.dataDir, /\/data$/);
   });
 
+  test('attempt limits have documented defaults and can be set; zero or garbage is refused', () => {
+    assert.deepEqual(loadConfig({}).limits, {
+      signInFailuresPerAddress: 5,
+      signInFailuresPerIp: 20,
+      scansPerIp: 30,
+      connectionsPerIp: 20,
+      unsubscribesPerIp: 2000,
+      linkChecksPerIp: 30,
+    });
+    const c = loadConfig({ SIGNIN_FAILURES_PER_ADDRESS: '3', WS_CONNECTIONS_PER_IP: '100', LINK_CHECKS_PER_IP: '5' });
+    assert.equal(c.limits.signInFailuresPerAddress, 3);
+    assert.equal(c.limits.connectionsPerIp, 100);
+    assert.equal(c.limits.linkChecksPerIp, 5);
+    for (const [k, v] of [
+      ['SIGNIN_FAILURES_PER_ADDRESS', '0'],
+      ['SCANS_PER_IP', 'many'],
+      ['UNSUBSCRIBES_PER_IP', '-1'],
+    ]) {
+      assert.throws(() => loadConfig({ [k!]: v }), ConfigError, k);
+    }
+  });
+
+  test('scan caps have documented defaults and bounds', () => {
+    assert.deepEqual(loadConfig({}).scanCaps, { messages: 250_000, headerBytes: 65_536, subscriptions: 5000 });
+    assert.equal(loadConfig({ SCAN_MAX_MESSAGES: '1000' }).scanCaps.messages, 1000);
+    assert.throws(() => loadConfig({ SCAN_MAX_HEADER_BYTES: '100' }), ConfigError);
+  });
+
   test('values are parsed and the result is frozen', () => {
     const c = loadConfig({
       PORT: '8080',

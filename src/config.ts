@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { WEEKLY_CRON } from './linkcheck/schedule.ts';
+import { DEFAULT_SCAN_CAPS } from './mailbox/scan-caps.ts';
 import { MICROSOFT_DEFAULTS, mailEndpoint } from './oauth/settings.ts';
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
@@ -44,6 +45,23 @@ const EnvSchema = z.object({
   ),
   ALLOWED_ORIGINS: commaList(z.url({ protocol: /^https?$/ })),
   SCAN_DAILY_LIMIT: opt(z.coerce.number().int().min(0).max(1000)),
+  // Attempt limits (src/limits/, docs/security.md): per mailbox address or client IP
+  SIGNIN_FAILURES_PER_ADDRESS: opt(z.coerce.number().int().min(1).max(1000)),
+  SIGNIN_FAILURES_PER_IP: opt(z.coerce.number().int().min(1).max(100_000)),
+  SCANS_PER_IP: opt(z.coerce.number().int().min(1).max(100_000)),
+  WS_CONNECTIONS_PER_IP: opt(z.coerce.number().int().min(1).max(100_000)),
+  UNSUBSCRIBES_PER_IP: opt(z.coerce.number().int().min(1).max(1_000_000)),
+  LINK_CHECKS_PER_IP: opt(z.coerce.number().int().min(1).max(100_000)),
+  // Bounds on one scan's work (src/mailbox/scan-caps.ts)
+  SCAN_MAX_MESSAGES: opt(z.coerce.number().int().min(1).max(10_000_000)),
+  SCAN_MAX_HEADER_BYTES: opt(
+    z.coerce
+      .number()
+      .int()
+      .min(4096)
+      .max(1024 * 1024),
+  ),
+  SCAN_MAX_SUBSCRIPTIONS: opt(z.coerce.number().int().min(1).max(1_000_000)),
   LOG_LEVEL: opt(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
   LOG_SLOW_MS: opt(z.coerce.number().int().min(1).max(3_600_000)),
   OAUTH_CLIENT_ID: opt(z.string()),
@@ -112,6 +130,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     linkCheckSchedule: e.LINK_CHECK_SCHEDULE === 'off' ? null : (e.LINK_CHECK_SCHEDULE ?? WEEKLY_CRON),
     allowedOrigins: e.ALLOWED_ORIGINS.map((o) => new URL(o).origin),
     scanDailyLimit: e.SCAN_DAILY_LIMIT ?? 3,
+    scanCaps: {
+      messages: e.SCAN_MAX_MESSAGES ?? DEFAULT_SCAN_CAPS.messages,
+      headerBytes: e.SCAN_MAX_HEADER_BYTES ?? DEFAULT_SCAN_CAPS.headerBytes,
+      subscriptions: e.SCAN_MAX_SUBSCRIPTIONS ?? DEFAULT_SCAN_CAPS.subscriptions,
+    },
+    limits: {
+      /** failed password sign-ins per mailbox address per hour */
+      signInFailuresPerAddress: e.SIGNIN_FAILURES_PER_ADDRESS ?? 5,
+      /** failed password sign-ins per client IP per hour */
+      signInFailuresPerIp: e.SIGNIN_FAILURES_PER_IP ?? 20,
+      /** scans started per client IP per hour */
+      scansPerIp: e.SCANS_PER_IP ?? 30,
+      /** /ws connections open at once per client IP */
+      connectionsPerIp: e.WS_CONNECTIONS_PER_IP ?? 20,
+      /** subscriptions acted on (unsubscribe, not dry runs) per client IP per hour */
+      unsubscribesPerIp: e.UNSUBSCRIBES_PER_IP ?? 2000,
+      /** link-check requests per client IP per minute */
+      linkChecksPerIp: e.LINK_CHECKS_PER_IP ?? 30,
+    },
     logLevel: e.LOG_LEVEL ?? 'info',
     logSlowMs: e.LOG_SLOW_MS ?? 1000,
     oauth: {

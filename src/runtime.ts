@@ -15,6 +15,7 @@ import type { Config } from './config.ts';
 import { createGuideService, type GuideService } from './guidance/guide/service.ts';
 import { createLlmClient } from './guidance/llm/index.ts';
 import { createRateLimit, type RateLimit } from './http/rate-limit.ts';
+import { type AttemptLimits, createAttemptLimits } from './limits/attempt-limits.ts';
 import { DEFAULT_TIMING, type JobQueue, openQueue, type QueueTiming } from './linkcheck/queue.ts';
 import { linkCheckHandler, sweepHandler } from './linkcheck/worker.ts';
 import { createOAuthService, type OAuthService } from './oauth/service.ts';
@@ -22,15 +23,17 @@ import { createOutboundGuard, type OutboundGuard } from './outbound/guard.ts';
 import { createScanQuota, type ScanQuota } from './quota/scan-quota.ts';
 import type { Db } from './storage/index.ts';
 
-/** Per-client-IP limits of the public API (docs/api.md, "Rate limits"). */
+/** Per-client-IP limits of the public API (docs/api.md, "Rate limits"); link checks: LINK_CHECKS_PER_IP. */
 export const LIMITS = {
   guide: { name: 'guide', points: 20, durationSeconds: 60 },
-  linkCheck: { name: 'link-check', points: 30, durationSeconds: 60 },
+  linkCheck: { name: 'link-check', durationSeconds: 60 },
 } as const;
 
 export interface Runtime {
   guard: OutboundGuard;
   limits: { guide: RateLimit; linkCheck: RateLimit };
+  /** failed sign-ins, scans, unsubscribes and /ws connections per address or client IP (src/limits/) */
+  attempts: AttemptLimits;
   queue: JobQueue;
   guides: GuideService;
   quota: ScanQuota;
@@ -89,15 +92,18 @@ export async function createRuntime(
   const quota = await createScanQuota(db, config.scanDailyLimit);
   const agent = await createAgentContext({ config, db, logger }, opts.agent);
   const channel = { ...DEFAULT_CHANNEL_SETTINGS, ...opts.channel };
+  const attempts = await createAttemptLimits(db, config.limits);
   const sessions = createSessionStore(
     {
       guard,
       quota,
+      attempts,
       logger,
       matchService: serviceMatcher(catalog),
       senders: auditCatalog(catalog, config.baseUrl),
       scanTimeoutMs: channel.scanMs,
       batchSize: channel.batchSize,
+      caps: config.scanCaps,
       oauth: config.oauth.clientId ? { imap: config.oauth.imap, smtp: config.oauth.smtp } : null,
     },
     { lifetimeMs: channel.lifetimeMs, keepMs: channel.keepMs },
@@ -110,7 +116,11 @@ export async function createRuntime(
     states,
     channel,
     sessions,
-    limits: { guide: createRateLimit(db, LIMITS.guide), linkCheck: createRateLimit(db, LIMITS.linkCheck) },
+    limits: {
+      guide: createRateLimit(db, LIMITS.guide),
+      linkCheck: createRateLimit(db, { ...LIMITS.linkCheck, points: config.limits.linkChecksPerIp }),
+    },
+    attempts,
     queue,
     agent,
     oauth,
@@ -119,6 +129,7 @@ export async function createRuntime(
       await oauth.close();
       await agent.close();
       await queue.stop();
+      await attempts.close();
       await guard.close();
     },
   };

@@ -5,7 +5,7 @@
  * each code is keyed by this type, so a new code cannot go unexplained.
  *
  * The connection closes by itself only for the reasons in WS_CLOSE; of the `error`s, only
- * SESSION_ENDED comes with a close.
+ * SESSION_ENDED and TOO_MANY_CONNECTIONS come with a close.
  */
 
 export interface WsErrorEntry {
@@ -69,6 +69,23 @@ export const WS_ERRORS = {
     meaning: 'the mail server refused the Microsoft sign-in even with a fresh token',
     connection: 'stays',
   },
+  TOO_MANY_SIGN_IN_FAILURES: {
+    meaning:
+      'too many failed sign-ins for this address, or from this client’s network, in the last hour; the mail server was not contacted; `retry_after` says when to try again',
+    connection: 'stays',
+  },
+  TOO_MANY_SCANS: {
+    meaning: 'too many scans started from this client’s network in the last hour; `retry_after` says when',
+    connection: 'stays',
+  },
+  TOO_MANY_UNSUBSCRIBES: {
+    meaning: 'this batch would pass the unsubscribes allowed per network per hour; nothing was sent; `retry_after`',
+    connection: 'stays',
+  },
+  TOO_MANY_CONNECTIONS: {
+    meaning: 'this client’s network has as many /ws connections open as allowed; `retry_after`',
+    connection: 'closes',
+  },
   INTERNAL: { meaning: 'a bug on our side', connection: 'stays' },
 } as const satisfies Record<string, WsErrorEntry>;
 
@@ -86,4 +103,6 @@ export const WS_CLOSE = {
   ended: { code: 1000, reason: 'session lifetime reached' },
   replaced: { code: 4001, reason: 'session resumed elsewhere' },
   tooLarge: { code: 1009, reason: '' },
+  // 1013 "Try Again Later" (IANA WebSocket Close Code Number Registry)
+  tooMany: { code: 1013, reason: 'too many connections' },
 } as const;

@@ -5,9 +5,11 @@
  * later, or null when the scan ended without a result (the error has been emitted).
  */
 import type { Logger } from 'pino';
+import type { AttemptLimits } from '../limits/attempt-limits.ts';
 import type { ImapCredentials } from '../mailbox/imap-connect.ts';
 import { type Endpoint, OAUTH_PROVIDER, presetFor } from '../mailbox/providers.ts';
 import { runScan, type ScanHooks, type ScanOptions, type ScanUidIndex } from '../mailbox/scan.ts';
+import type { ScanCaps } from '../mailbox/scan-caps.ts';
 import type { ServiceMatch } from '../mailbox/types.ts';
 import type { OAuthAccount } from '../oauth/account.ts';
 import { OAUTH_ERRORS } from '../oauth/errors.ts';
@@ -20,10 +22,14 @@ import { markVerification, summarizeVerification } from './verification.ts';
 export interface ScanDeps {
   guard: OutboundGuard;
   quota: ScanQuota;
+  /** failed sign-ins, scans and unsubscribes per address or client IP (src/limits/) */
+  attempts: AttemptLimits;
   logger: Logger;
   matchService: (domain: string) => ServiceMatch | null;
   scanTimeoutMs: number;
   batchSize: number;
+  /** bounds on one scan's work (SCAN_MAX_*) */
+  caps: ScanCaps;
   /** the mail servers of the Microsoft sign-in (OAUTH_IMAP_URL, OAUTH_SMTP_URL), null when not set up */
   oauth: { imap: Endpoint; smtp: Endpoint } | null;
 }
@@ -46,6 +52,24 @@ export interface LastScan {
 }
 
 export type Emit = (msg: ServerMessage) => void;
+
+const WIRE_CAP = { messages: 'messages', headerBytes: 'header_bytes', subscriptions: 'subscriptions' } as const;
+
+/** Who sent a command: limits count per client IP (Fastify's request.ip, TRUST_PROXY aware). */
+export interface Client {
+  ip: string;
+}
+
+/** A refusal of the attempt limits (src/limits/): nothing was attempted; `retry_after` says when. */
+export function limited(
+  code: 'TOO_MANY_SIGN_IN_FAILURES' | 'TOO_MANY_SCANS' | 'TOO_MANY_UNSUBSCRIBES',
+  retryAfter: number,
+  message: string,
+): ServerMessage {
+  return { type: 'error', code, message: `${message} Try again in ${minutes(retryAfter)}.`, retry_after: retryAfter };
+}
+
+const minutes = (s: number) => (s < 90 ? `${s} seconds` : `${Math.ceil(s / 60)} minutes`);
 
 const quotaExceeded = (resets_at: string): ServerMessage => ({
   type: 'error',
@@ -98,7 +122,8 @@ export async function scanForSession(
   deps: ScanDeps,
   signal: AbortSignal,
   emit: Emit,
-  account: OAuthAccount | null = null,
+  account: OAuthAccount | null,
+  client: Client,
 ): Promise<LastScan | null> {
   const box = mailboxFor(m, deps, account);
   if ('type' in box) {
@@ -111,6 +136,29 @@ export async function scanForSession(
     emit(quotaExceeded(before.resets_at));
     return null;
   }
+  // Attempt limits before any connection (docs/security.md): a password sign-in reserves a
+  // failure for the address and the IP, given back unless the server refuses the password.
+  const signIn = box.account ? null : await deps.attempts.signIn(email, client.ip);
+  if (signIn && !signIn.ok) {
+    emit(
+      limited(
+        'TOO_MANY_SIGN_IN_FAILURES',
+        signIn.retryAfter,
+        signIn.per === 'address'
+          ? 'Too many failed sign-ins for this address in the last hour, so we are not trying again yet.'
+          : 'Too many failed sign-ins from your network in the last hour, so we are not trying again yet.',
+      ),
+    );
+    return null;
+  }
+  const started = await deps.attempts.scan(client.ip);
+  if (!started.ok) {
+    await signIn?.settle('other');
+    emit(
+      limited('TOO_MANY_SCANS', started.retryAfter, 'Too many scans were started from your network in the last hour.'),
+    );
+    return null;
+  }
   const subs = new Map<string, Subscription>();
   const previous = m.previous_unsubscribes ?? [];
   let refusedUntil = before.resets_at;
@@ -121,6 +169,7 @@ export async function scanForSession(
     matchService: deps.matchService,
     timeoutMs: deps.scanTimeoutMs,
     batchSize: deps.batchSize,
+    caps: deps.caps,
   };
   const hooks: ScanHooks = {
     progress: (p) => emit({ type: 'progress', ...p }),
@@ -139,9 +188,15 @@ export async function scanForSession(
       return true;
     },
   };
-  const result = box.account
-    ? await scanWithAccount(box.account, imap, deps.guard, opts, hooks)
-    : await runScan(imap, box.creds, deps.guard, opts, hooks);
+  const scanning = box.account
+    ? scanWithAccount(box.account, imap, deps.guard, opts, hooks)
+    : runScan(imap, box.creds, deps.guard, opts, hooks);
+  const result = await scanning.catch(async (err: unknown) => {
+    await signIn?.settle('other');
+    throw err;
+  });
+  // Only the server refusing the password counts as a failed sign-in.
+  await signIn?.settle(!result.ok && result.code === 'AUTH_FAILED' ? 'refused' : 'other');
   if (!result.ok) {
     deps.logger.info({ code: result.code }, 'scan ended with an error');
     emit(
@@ -159,6 +214,7 @@ export async function scanForSession(
     duration_ms: result.durationMs,
     cancelled: result.cancelled,
     mailboxes: result.mailboxes,
+    capped: result.capped.map((c) => ({ cap: WIRE_CAP[c.cap], limit: c.limit, count: c.count })),
     verification: summarizeVerification(previous, subs),
   });
   return {

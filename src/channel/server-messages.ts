@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { Audit } from '../audit/schema.ts';
+import { ONE_CLICK_WITHHELD } from '../mailbox/one-click-evidence.ts';
 import { WS_ERROR_CODES } from './errors.ts';
 import { Subscription, Verification } from './wire-subscription.ts';
 
@@ -63,6 +64,14 @@ export const DoneMessage = z.strictObject({
   cancelled: z.boolean(),
   /** every folder read, in order, with the messages read in it (within `since`) */
   mailboxes: z.array(z.strictObject({ path: z.string(), messages: Count })),
+  /**
+   * the bounds this scan reached (docs/websocket.md): `messages` read per scan (count: messages
+   * not read, the oldest), `header_bytes` per message (count: messages whose header fields were
+   * cut), `subscriptions` kept (count: messages of lists not kept); empty when none
+   */
+  capped: z.array(
+    z.strictObject({ cap: z.enum(['messages', 'header_bytes', 'subscriptions']), limit: Count, count: Count }),
+  ),
   verification: z.array(z.strictObject({ list_key: z.string(), at: Iso, status: Verification })),
 });
 export type DoneMessage = z.infer<typeof DoneMessage>;
@@ -79,6 +88,8 @@ export const UnsubscribeResultMessage = z.strictObject({
   detail: z.string(),
   dry_run: z.boolean(),
   archived: Count.optional(),
+  /** the sender offered one-click but it was not used, and why (the reason also leads `detail`) */
+  one_click_withheld: z.enum(ONE_CLICK_WITHHELD).optional(),
 });
 export type UnsubscribeResultMessage = z.infer<typeof UnsubscribeResultMessage>;
 
@@ -108,6 +119,8 @@ export const ErrorMessage = z.strictObject({
   message: z.string(),
   /** SCAN_QUOTA_EXCEEDED: when the allowance resets */
   resets_at: Iso.optional(),
+  /** TOO_MANY_*: seconds until the limit lets the same request through */
+  retry_after: Count.optional(),
 });
 export type ErrorMessage = z.infer<typeof ErrorMessage>;
 

@@ -5,6 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { loadConfig } from '../config.ts';
+import { createAttemptLimits } from '../limits/attempt-limits.ts';
 import { createLogger } from '../log.ts';
 import { createOutboundGuard } from '../outbound/guard.ts';
 import { createScanQuota } from '../quota/scan-quota.ts';
@@ -26,11 +28,13 @@ async function store(limits: Partial<SessionLimits> = {}) {
     {
       guard: createOutboundGuard(),
       quota: await createScanQuota(db, 3),
+      attempts: await createAttemptLimits(db, loadConfig({}).limits),
       logger: createLogger('silent'),
       matchService: () => null,
       senders: { domains: [], match: () => null },
       scanTimeoutMs: 60_000,
       batchSize: 100,
+      caps: loadConfig({}).scanCaps,
       oauth: null,
     },
     { lifetimeMs: 60_000, keepMs: 60_000, ...limits },
@@ -79,7 +83,7 @@ describe('scan sessions', () => {
     const session = s.open();
     const a = owner();
     session.attach(a.o);
-    await session.unsubscribe({ type: 'unsubscribe', ids: ['x'] });
+    await session.unsubscribe({ type: 'unsubscribe', ids: ['x'] }, { ip: '127.0.0.1' });
     assert.equal(a.got[0]?.type === 'error' && a.got[0].code, 'INVALID_MESSAGE');
     s.close();
   });

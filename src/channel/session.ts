@@ -26,7 +26,7 @@ import type {
   UnsubscribeResultMessage,
   WsErrorCode,
 } from './protocol.ts';
-import { type LastScan, type ScanDeps, scanForSession } from './scan-command.ts';
+import { type Client, type LastScan, limited, type ScanDeps, scanForSession } from './scan-command.ts';
 import { handleUnsubscribe } from './unsubscribe-handler.ts';
 
 export type { LastScan } from './scan-command.ts';
@@ -71,9 +71,12 @@ export interface ScanSession {
   /** What a new owner receives after taking the session over, each message once. */
   replay(): ServerMessage[];
   quota(email: string): Promise<void>;
-  /** `account`: the Microsoft sign-in of the connection that sent it (provider `outlook`) */
-  scan(m: ScanMessage, account?: OAuthAccount | null): Promise<void>;
-  unsubscribe(m: UnsubscribeMessage): Promise<void>;
+  /**
+   * `account`: the Microsoft sign-in of the connection that sent it (provider `outlook`);
+   * `client`: who sent it, for the attempt limits (src/limits/)
+   */
+  scan(m: ScanMessage, account: OAuthAccount | null, client: Client): Promise<void>;
+  unsubscribe(m: UnsubscribeMessage, client: Client): Promise<void>;
   /** The frequency and cost audit of the last scan: `progress` (phase audit), then `audit`. */
   audit(): Promise<void>;
   cancel(): void;
@@ -215,7 +218,7 @@ export function createScanSession(deps: SessionDeps, id: string, expiresAt: Date
       const s = await deps.quota.status(email);
       toOwner({ type: 'quota', email, ...s });
     },
-    scan: (m, account = null) =>
+    scan: (m, account, client) =>
       exclusive('scan', async (signal) => {
         // A new scan replaces the last one: its results, its credentials, its journal.
         last = null;
@@ -224,10 +227,10 @@ export function createScanSession(deps: SessionDeps, id: string, expiresAt: Date
         results.clear();
         batchDone = null;
         audited = null;
-        const result = await scanForSession(m, deps, signal, emit, account);
+        const result = await scanForSession(m, deps, signal, emit, account, client);
         if (!ended) last = result;
       }),
-    unsubscribe(m) {
+    unsubscribe(m, client) {
       const scanned = last;
       if (!scanned && !running) {
         error('INVALID_MESSAGE', 'unsubscribe: scan first; unsubscribing acts on this session’s last scan');
@@ -235,6 +238,22 @@ export function createScanSession(deps: SessionDeps, id: string, expiresAt: Date
       }
       return exclusive('unsubscribe', async (signal) => {
         batchDone = null;
+        if (!m.dry_run) {
+          // Every subscription acted on counts for the client (docs/security.md); a dry run sends nothing.
+          const acting =
+            new Set(m.ids).size - [...new Set(m.ids)].filter((id) => !scanned!.subscriptions.has(id)).length;
+          const allowed = await deps.attempts.unsubscribe(client.ip, acting);
+          if (!allowed.ok) {
+            emit(
+              limited(
+                'TOO_MANY_UNSUBSCRIBES',
+                allowed.retryAfter,
+                'Your network has asked for more unsubscribes in the last hour than we send; nothing was sent.',
+              ),
+            );
+            return;
+          }
+        }
         await handleUnsubscribe(m, scanned!, deps.guard, emit, signal);
       });
     },

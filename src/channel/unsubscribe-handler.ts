@@ -75,7 +75,7 @@ export async function handleUnsubscribe(
       { dryRun, includeFlagged: new Set(m.include_flagged ?? []), signal },
       (r) => send({ type: 'unsubscribe_result', ...r }),
     );
-    const unknown = m.ids.length - wanted.length;
+    const unknown = new Set(m.ids).size - wanted.length; // an id sent twice is one subscription
     summary.counts.failed += unknown;
     send({
       type: 'unsubscribe_done',

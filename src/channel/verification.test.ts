@@ -14,6 +14,7 @@ const sub = (list_key: string, last_seen: string): Subscription => ({
   per_month: 1,
   read_rate: 0,
   methods: { one_click: null, http: [], mailto: [] },
+  one_click_withheld: null,
   sample_subjects: [],
   auth: { dkim: 'pass', spf: 'pass', dmarc: 'pass' },
   mailboxes: ['INBOX'],

@@ -4,6 +4,7 @@
  * type below fails to compile when the schema and the scan's shape drift apart.
  */
 import { z } from 'zod';
+import { ONE_CLICK_WITHHELD } from '../mailbox/one-click-evidence.ts';
 import type { Subscription as ScannedSubscription } from '../mailbox/types.ts';
 
 const AuthVerdict = z.enum(['pass', 'fail', 'none', 'unknown']);
@@ -29,6 +30,7 @@ export const Subscription = z.strictObject({
       z.strictObject({ uri: z.string(), to: z.string(), subject: z.string().nullable(), body: z.string().nullable() }),
     ),
   }),
+  one_click_withheld: z.enum(ONE_CLICK_WITHHELD).nullable(),
   sample_subjects: z.array(z.string()),
   auth: z.strictObject({ dkim: AuthVerdict, spf: AuthVerdict, dmarc: AuthVerdict }),
   mailboxes: z.array(z.string()),

@@ -28,9 +28,12 @@ export function driveConnection(
     log: Logger;
     /** the Microsoft sign-in of the upgrade request's cookie, if it is still live */
     account: () => OAuthAccount | null;
+    /** the client's IP (Fastify's request.ip): the attempt limits count per client */
+    ip: string;
   },
 ): void {
   const { store, settings, log } = ctx;
+  const client = { ip: ctx.ip };
   const send = (msg: ServerMessage) => {
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(msg));
   };
@@ -115,8 +118,8 @@ export function driveConnection(
     }
     const m = parsed.data;
     if (m.type === 'quota') await session.quota(m.email);
-    else if (m.type === 'scan') await session.scan(m, m.provider === OAUTH_PROVIDER.id ? ctx.account() : null);
-    else if (m.type === 'unsubscribe') await session.unsubscribe(m);
+    else if (m.type === 'scan') await session.scan(m, m.provider === OAUTH_PROVIDER.id ? ctx.account() : null, client);
+    else if (m.type === 'unsubscribe') await session.unsubscribe(m, client);
     else if (m.type === 'cancel') session.cancel();
     else if (m.type === 'audit') await session.audit();
     else resume(m.session);

@@ -8,8 +8,10 @@
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
+import type { ConnectionLeases, Lease } from '../limits/connection-leases.ts';
 import type { OAuthService } from '../oauth/service.ts';
 import { readCookie } from '../oauth/sessions.ts';
+import { type ServerMessage, WS_CLOSE } from './protocol.ts';
 import type { SessionStore } from './session-store.ts';
 import { driveConnection } from './ws-connection.ts';
 
@@ -45,11 +47,27 @@ export interface ChannelOptions {
   settings: ChannelSettings;
   /** the Microsoft sign-ins: a connection whose upgrade request carries one scans `outlook` with it */
   oauth: Pick<OAuthService, 'sessions' | 'cookies'>;
+  /** concurrent connections per client IP (src/limits/connection-leases.ts) */
+  connections: ConnectionLeases;
 }
 
 export async function channelRoutes(app: FastifyInstance, opts: ChannelOptions) {
   const allowed = new Set([new URL(opts.config.baseUrl).origin, ...opts.config.allowedOrigins]);
-  await app.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES } });
+  await app.register(websocket, {
+    options: { maxPayload: MAX_FRAME_BYTES },
+    errorHandler(err, socket, req) {
+      // A peer that breaks the protocol (text that is not UTF-8, a frame over maxPayload…) is
+      // hostile input, not our failure: the ws library has already sent the close code RFC 6455
+      // §7.4.1 gives it (1007, 1009, 1002), so it is noted, not logged as an error with a stack.
+      const code = (err as { code?: unknown }).code;
+      if (typeof code === 'string' && code.startsWith('WS_ERR_')) {
+        req.log.info({ code }, 'websocket peer broke the protocol');
+        return;
+      }
+      req.log.error({ err }, 'websocket failed');
+      socket.terminate();
+    },
+  });
   app.get(
     '/ws',
     {
@@ -60,10 +78,32 @@ export async function channelRoutes(app: FastifyInstance, opts: ChannelOptions) 
         if (origin !== undefined && !allowed.has(origin)) {
           req.log.warn({ origin }, 'websocket origin refused');
           await reply.code(403).send({ code: 'FORBIDDEN', message: 'origin not allowed' });
+          return;
         }
+        // The lease is taken before the upgrade (this hook may wait; the handler below may not)
+        // and freed when the socket closes, whether or not the upgrade went through.
+        const lease = await opts.connections.acquire(req.ip);
+        leases.set(req, lease);
+        if ('release' in lease) req.raw.socket.once('close', () => lease.release());
       },
     },
     (socket, req) => {
+      const lease = leases.get(req);
+      leases.delete(req);
+      if (lease && 'refused' in lease) {
+        // Accepted only to say why in words a page can show, then closed (docs/websocket.md).
+        socket.send(
+          JSON.stringify({
+            type: 'error',
+            code: 'TOO_MANY_CONNECTIONS',
+            message: `Your network already has ${opts.connections.max} connections open to this service; close some tabs, or try again in ${lease.retryAfter} seconds.`,
+            retry_after: lease.retryAfter,
+          } satisfies ServerMessage),
+        );
+        socket.close(WS_CLOSE.tooMany.code, WS_CLOSE.tooMany.reason);
+        return;
+      }
+      socket.once('close', () => lease?.release());
       // Looked up at each scan, not now: the person may sign out, or the sign-in end, meanwhile.
       const signIn = readCookie(req.headers.cookie, opts.oauth.cookies.session);
       driveConnection(socket, {
@@ -72,7 +112,10 @@ export async function channelRoutes(app: FastifyInstance, opts: ChannelOptions) 
         settings: opts.settings,
         log: req.log,
         account: () => opts.oauth.sessions.get(signIn),
+        ip: req.ip,
       });
     },
   );
 }
+
+const leases = new WeakMap<object, Lease | { refused: true; retryAfter: number }>();

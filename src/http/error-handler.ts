@@ -45,6 +45,19 @@ export interface ErrorHandlingOptions {
   pageNotFound?: { isPagePath(path: string): boolean; render(path: string): string };
 }
 
+/**
+ * Fastify's router answers some malformed requests itself, before any hook or error handler
+ * (FST_ERR_BAD_URL: a path whose percent-escapes are not UTF-8; FST_ERR_ASYNC_CONSTRAINT): the
+ * `frameworkErrors` option hands them here, so they too get the envelope and a catalogued code
+ * instead of Fastify's own body with its internal error code.
+ */
+export function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: FastifyReply) {
+  if (err.code === 'FST_ERR_BAD_URL')
+    return send(reply, 'INVALID_REQUEST', 'the URL is not valid (bad percent-encoding)');
+  const status = err.statusCode ?? 500;
+  return send(reply, (status < 500 && BY_STATUS[status]) || 'INVALID_REQUEST', 'the request could not be routed');
+}
+
 export function installErrorHandling(app: FastifyInstance, opts: ErrorHandlingOptions = {}) {
   app.setErrorHandler((err: FastifyError & { validationContext?: string }, req: FastifyRequest, reply) => {
     if (err instanceof ApiError) return send(reply, err.code, err.message, err.headers);

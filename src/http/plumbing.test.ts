@@ -76,6 +76,15 @@ describe('request bodies', () => {
 });
 
 describe('failures and headers', () => {
+  test('a path whose percent-escapes are not UTF-8 is 400 INVALID_REQUEST in the envelope, not the router’s own body', async () => {
+    for (const url of ['/api/v1/services/%C3%28', '//%C3%28', '/blog/%FF']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      assert.equal(res.statusCode, 400, url);
+      assert.equal(res.json().code, 'INVALID_REQUEST', url);
+      assert.doesNotMatch(res.body, /FST_/, url);
+    }
+  });
+
   test('an unexpected error is 500 INTERNAL without internals, and is logged', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/_boom' });
     assert.equal(res.statusCode, 500);

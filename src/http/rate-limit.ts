@@ -25,8 +25,10 @@ export interface LimitSpec {
 
 export interface RateLimit {
   spec: LimitSpec;
-  /** consumes one point for `key`; the preHandler below is the usual way in */
-  consume(key: string): Promise<{ allowed: boolean; remaining: number; resetSeconds: number }>;
+  /** consumes `points` (default 1) for `key`; the preHandler below is the usual way in */
+  consume(key: string, points?: number): Promise<{ allowed: boolean; remaining: number; resetSeconds: number }>;
+  /** gives `points` back (an attempt reserved but not spent, or refused after all) */
+  reward(key: string, points?: number): Promise<void>;
 }
 
 export function createRateLimit(db: Db, spec: LimitSpec): RateLimit {
@@ -45,9 +47,9 @@ export function createRateLimit(db: Db, spec: LimitSpec): RateLimit {
     : memory;
   return {
     spec,
-    async consume(key) {
+    async consume(key, points = 1) {
       try {
-        const res = await limiter.consume(key);
+        const res = await limiter.consume(key, points);
         return { allowed: true, remaining: res.remainingPoints, resetSeconds: Math.ceil(res.msBeforeNext / 1000) };
       } catch (rejection) {
         if (rejection instanceof RateLimiterRes) {
@@ -55,6 +57,10 @@ export function createRateLimit(db: Db, spec: LimitSpec): RateLimit {
         }
         throw rejection;
       }
+    },
+    async reward(key, points = 1) {
+      // Best effort: a point not given back only makes the limit stricter until the window ends.
+      await limiter.reward(key, points).catch(() => {});
     },
   };
 }

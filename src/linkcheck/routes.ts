@@ -31,7 +31,7 @@ export const linkCheckRoutes: FastifyPluginAsyncZod<LinkCheckRouteOptions> = asy
         summary: 'Queue a re-verification of the service’s cancel link',
         description:
           'Asynchronous: the result appears on GET /api/v1/services/{slug} as `link_status` and `last_verified`. ' +
-          'A request while a check of that service is pending joins it. 30 requests per minute per client IP.',
+          'A request while a check of that service is pending joins it. 30 requests per minute per client IP by default (LINK_CHECKS_PER_IP).',
         body: LinkCheckRequest,
         response: {
           202: Queued,

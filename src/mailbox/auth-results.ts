@@ -135,7 +135,7 @@ function first(bits: number, a: number, b: number): AuthVerdict {
 }
 
 /** Index of the ')' closing the comment opened at `at` (nested, with quoted-pairs), or -1. */
-function commentEnd(value: string, at: number): number {
+export function commentEnd(value: string, at: number): number {
   let depth = 0;
   for (let i = at; i < value.length; i++) {
     const c = value.charCodeAt(i);
@@ -148,7 +148,7 @@ function commentEnd(value: string, at: number): number {
 }
 
 /** Index of the '"' closing the quoted string opened at `at` (with quoted-pairs), or -1. */
-function quotedEnd(value: string, at: number): number {
+export function quotedEnd(value: string, at: number): number {
   for (let i = at + 1; i < value.length; i++) {
     const c = value.charCodeAt(i);
     if (c === BACKSLASH) i++;
@@ -161,3 +161,27 @@ const BACKSLASH = 0x5c;
 const QUOTE = 0x22;
 const OPEN = 0x28;
 const CLOSE = 0x29;
+
+/**
+ * The parts of one Authentication-Results value, split on ';' outside RFC 5322 comments and
+ * quoted strings (RFC 8601 §2.2): [authserv-id part, resinfo, resinfo…]. Bounded by the caller.
+ */
+export function splitResinfos(value: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === OPEN || c === QUOTE) {
+      const close = c === OPEN ? commentEnd(value, i) : quotedEnd(value, i);
+      if (close < 0) break; // unterminated: it runs to the end of the value
+      i = close;
+    } else if (c === SEMICOLON) {
+      parts.push(value.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(value.slice(start));
+  return parts;
+}
+
+const SEMICOLON = 0x3b;

@@ -13,10 +13,18 @@
  */
 import type { ImapResponse } from './imap-tokenizer.ts';
 import type { LeanFailure, LeanImap, Tagged } from './lean-imap.ts';
+import { DEFAULT_SCAN_CAPS } from './scan-caps.ts';
 
-/** RFC 3501 §6.4.5: BODY.PEEK never sets \Seen. The order matches imapflow's request. */
-export const FETCH_ITEMS =
-  '(UID FLAGS BODY.PEEK[HEADER.FIELDS (FROM LIST-UNSUBSCRIBE LIST-UNSUBSCRIBE-POST LIST-ID DATE SUBJECT AUTHENTICATION-RESULTS MESSAGE-ID)])';
+/**
+ * RFC 3501 §6.4.5: BODY.PEEK never sets \Seen, and `<0.N>` asks for at most N octets of the
+ * section (a partial FETCH), so a sender's huge header block never crosses the wire whole
+ * (scan-caps.ts). The order matches imapflow's request.
+ */
+export function fetchItems(maxHeaderBytes: number): string {
+  return `(UID FLAGS BODY.PEEK[HEADER.FIELDS (FROM LIST-UNSUBSCRIBE LIST-UNSUBSCRIBE-POST LIST-ID DATE SUBJECT AUTHENTICATION-RESULTS MESSAGE-ID DKIM-SIGNATURE)]<0.${maxHeaderBytes}>)`;
+}
+
+export const FETCH_ITEMS = fetchItems(DEFAULT_SCAN_CAPS.headerBytes);
 
 export interface FetchedHeaders {
   uid: number;
@@ -56,6 +64,7 @@ export async function fetchHeaders(
   batches: UidBatch[],
   onMessage: (m: FetchedHeaders) => void,
   window = 8,
+  items = FETCH_ITEMS,
 ): Promise<FetchOutcome | LeanFailure> {
   let messages = 0;
   let malformed = 0;
@@ -78,7 +87,7 @@ export async function fetchHeaders(
       }
     }
   };
-  const send = (i: number) => conn.run(`UID FETCH ${batches[i]!.set} ${FETCH_ITEMS}`, { onUntagged });
+  const send = (i: number) => conn.run(`UID FETCH ${batches[i]!.set} ${items}`, { onUntagged });
   const inFlight: Promise<Tagged>[] = [];
   let next = 0;
   while (next < batches.length && inFlight.length < window) inFlight.push(send(next++));

@@ -22,6 +22,7 @@ function msg(over: Partial<ParsedMessage> & { fromAddr?: string; fromName?: stri
     listId: null,
     listName: null,
     methods: { one_click: null, http: ['https://shop.example/u'], mailto: [] },
+    oneClickWithheld: null,
     date: new Date('2025-06-01T00:00:00Z'),
     subject: 'Hello',
     auth: { dkim: 'unknown', spf: 'unknown', dmarc: 'unknown' },
@@ -234,4 +235,21 @@ test('all() lists the busiest subscription first; get() returns a copy', () => {
 
 test('get() with an id the grouper never returned is a bug and throws', () => {
   assert.throws(() => grouper().get('0000000000000000'), /unknown subscription id/);
+});
+
+test('at most maxGroups subscriptions are kept; messages of further lists are dropped and counted', () => {
+  const g = createGrouper({ matchService: () => null, maxGroups: 2 });
+  assert.ok(g.add(msg({ fromAddr: 'a@one.example' })));
+  assert.ok(g.add(msg({ fromAddr: 'b@two.example' })));
+  assert.equal(g.add(msg({ fromAddr: 'c@three.example' })), null);
+  assert.equal(g.add(msg({ fromAddr: 'c@three.example' })), null);
+  assert.ok(g.add(msg({ fromAddr: 'a@one.example' }))); // a kept list still grows
+  assert.equal(g.dropped, 2);
+  assert.deepEqual(
+    g.all().map((s) => [s.sender.address, s.count]),
+    [
+      ['a@one.example', 2],
+      ['b@two.example', 1],
+    ],
+  );
 });

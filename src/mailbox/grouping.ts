@@ -14,12 +14,22 @@
  *   1990 are treated as absent: one broken or hostile Date must not stretch a list's span.
  */
 import { createHash } from 'node:crypto';
-import type { AuthVerdict, MailtoMethod, ParsedMessage, SenderAuth, ServiceMatch, Subscription } from './types.ts';
+import type {
+  AuthVerdict,
+  MailtoMethod,
+  OneClickWithheld,
+  ParsedMessage,
+  SenderAuth,
+  ServiceMatch,
+  Subscription,
+} from './types.ts';
 
 export interface GrouperOptions {
   /** catalog lookup by exact domain; the grouper tries the sender domain and its parents */
   matchService: (domain: string) => ServiceMatch | null;
   now?: () => Date;
+  /** at most this many subscriptions; a message of a further list is dropped and counted */
+  maxGroups?: number;
 }
 
 export interface Grouper {
@@ -29,6 +39,8 @@ export interface Grouper {
   get(id: string): Subscription;
   /** Snapshots of all subscriptions, most messages first (then most recent, then by key). */
   all(): Subscription[];
+  /** messages dropped because they belonged to a list past `maxGroups` */
+  readonly dropped: number;
 }
 
 const MAX_METHODS = 5;
@@ -52,6 +64,7 @@ interface Group {
   /** the mailbox added last: most messages come from the same one as the message before */
   lastMailbox: string | null;
   oneClick: string | null;
+  oneClickWithheld: OneClickWithheld | null;
   http: string[];
   mailto: MailtoMethod[];
   subjects: Ranked<string>[];
@@ -82,6 +95,8 @@ export function createGrouper(opts: GrouperOptions): Grouper {
   const lower = new Map<string, string>();
   const byKey = new Map<string, Group>(); // list_key → its group: one SHA-256 per list, not per message
   let seq = 0;
+  let dropped = 0;
+  const maxGroups = opts.maxGroups ?? Number.POSITIVE_INFINITY;
 
   function add(msg: ParsedMessage): string | null {
     const m = msg.methods;
@@ -92,6 +107,10 @@ export function createGrouper(opts: GrouperOptions): Grouper {
     if (g === undefined) {
       const id = subscriptionId(listKey);
       g = groups.get(id); // another key with the same id (a 64-bit collision) shares its group
+      if (!g && groups.size >= maxGroups) {
+        dropped++;
+        return null;
+      }
       if (!g) {
         g = newGroup(id, listKey, msg.listId);
         groups.set(id, g);
@@ -118,6 +137,7 @@ export function createGrouper(opts: GrouperOptions): Grouper {
       g.newestMs = rankMs;
       g.newestSeq = rankSeq;
       g.oneClick = m.one_click;
+      g.oneClickWithheld = msg.oneClickWithheld;
       g.http = m.http.length <= MAX_METHODS ? m.http : m.http.slice(0, MAX_METHODS);
       g.mailto = m.mailto.length <= MAX_METHODS ? m.mailto : m.mailto.slice(0, MAX_METHODS);
     }
@@ -178,6 +198,7 @@ export function createGrouper(opts: GrouperOptions): Grouper {
       per_month: round2(g.count / Math.max(1, spanMonths)),
       read_rate: round2(g.seen / g.count),
       methods: { one_click: g.oneClick, http: [...g.http], mailto: g.mailto.map((x) => ({ ...x })) },
+      one_click_withheld: g.oneClickWithheld,
       sample_subjects: g.subjects.map((x) => x.value),
       auth: { ...g.auth },
       mailboxes: [...g.mailboxes].sort(),
@@ -203,6 +224,9 @@ export function createGrouper(opts: GrouperOptions): Grouper {
 
   return {
     add,
+    get dropped() {
+      return dropped;
+    },
     get: (id) => {
       const g = groups.get(id);
       if (!g) throw new Error(`grouper.get: unknown subscription id ${id}`);
@@ -234,6 +258,7 @@ function newGroup(id: string, listKey: string, listId: string | null): Group {
     newestSeq: -1,
     lastMailbox: null,
     oneClick: null,
+    oneClickWithheld: null,
     http: [],
     mailto: [],
     subjects: [],

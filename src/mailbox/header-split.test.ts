@@ -193,6 +193,7 @@ test("readScanFields gives splitHeaderFields' values for the scan's fields", () 
         listId: values('list-id'),
         authenticationResults: values('authentication-results'),
         messageId: first('message-id'),
+        dkimSignature: values('dkim-signature'),
       },
       `block ${i}: ${JSON.stringify(block.toString('latin1'))}`,
     );

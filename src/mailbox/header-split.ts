@@ -36,7 +36,7 @@ function isWsp(c: number): boolean {
   return c === SP || c === HTAB;
 }
 
-/** What a scan reads: every value of the list and auth fields, and the first From, Subject, Date and Message-ID. */
+/** What a scan reads: every value of the list, auth and DKIM-Signature fields, and the first From, Subject, Date and Message-ID. */
 export interface ScanFields {
   from: string | undefined;
   subject: string | undefined;
@@ -46,12 +46,14 @@ export interface ScanFields {
   listId: string[];
   authenticationResults: string[];
   messageId: string | undefined;
+  dkimSignature: string[];
 }
 
 // The scan's field names, lower-case, by index: 0 from, 1 subject, 2 date, 3 list-unsubscribe,
-// 4 list-unsubscribe-post, 5 list-id, 6 authentication-results, 7 message-id. Only U+212A
-// (→ 'k') and U+0130 (→ 'i' + U+0307) lower-case into ASCII, and no name here has a 'k', so an
-// ASCII case-insensitive match is exactly `toLowerCase() ===`.
+// 4 list-unsubscribe-post, 5 list-id, 6 authentication-results, 7 message-id, 8 dkim-signature.
+// Only U+212A (→ 'k') and U+0130 (→ 'i' + U+0307) lower-case into ASCII, and no name but
+// dkim-signature has a 'k', so for the others an ASCII case-insensitive match is exactly
+// `toLowerCase() ===`; dkim-signature is compared through toLowerCase itself.
 const NAMES = [
   'from',
   'subject',
@@ -61,6 +63,7 @@ const NAMES = [
   'list-id',
   'authentication-results',
   'message-id',
+  'dkim-signature',
 ];
 
 // Non-unicode /i matches ASCII letters only in both cases: no non-ASCII character folds into
@@ -76,6 +79,8 @@ function nameIndex(s: string, a: number, z: number): number {
       return asciiEqualsLower(s, a, 'subject') ? 1 : asciiEqualsLower(s, a, 'list-id') ? 5 : -1;
     case 10:
       return asciiEqualsLower(s, a, 'message-id') ? 7 : -1;
+    case 14:
+      return s.slice(a, z).toLowerCase() === 'dkim-signature' ? 8 : -1;
     case 16:
       return asciiEqualsLower(s, a, 'list-unsubscribe') ? 3 : -1;
     case 21:
@@ -98,6 +103,7 @@ export function emptyScanFields(): ScanFields {
     listId: [],
     authenticationResults: [],
     messageId: undefined,
+    dkimSignature: [],
   };
 }
 
@@ -134,6 +140,7 @@ export function readScanFields(
     if (out.listUnsubscribePost.length > 0) out.listUnsubscribePost = [];
     if (out.listId.length > 0) out.listId = [];
     if (out.authenticationResults.length > 0) out.authenticationResults = [];
+    if (out.dkimSignature.length > 0) out.dkimSignature = [];
   }
   let fieldStart = -1; // first line of the current field
   let firstEnd = -1; // end of that line (CRs dropped)
@@ -193,6 +200,7 @@ function take(s: string, start: number, firstEnd: number, stop: number, out: Sca
   else if (index === 4) out.listUnsubscribePost.push(value);
   else if (index === 5) out.listId.push(value);
   else if (index === 6) out.authenticationResults.push(value);
+  else if (index === 8) out.dkimSignature.push(value);
   else out.messageId = value;
 }
 

@@ -20,6 +20,7 @@ import { dateMs } from './date.ts';
 import { emptyScanFields, readScanFields } from './header-split.ts';
 import { cleanText, type ListId, parseListId } from './list-id.ts';
 import { parseListUnsubscribe } from './list-unsubscribe.ts';
+import { type OneClickWithheld, oneClickWithheld } from './one-click-evidence.ts';
 import type { MessageMeta, ParsedMessage, UnsubscribeMethods } from './types.ts';
 
 /** The header fields this module reads from a parsed block (a subset of postal-mime's Email). */
@@ -96,6 +97,7 @@ export function createHeaderParser(opts: { memo: boolean } = { memo: true }): He
         c.unsub = unsub[0]!;
         c.post = postText;
         c.methods = listUnsubscribe(unsub, post);
+        c.withoutOneClick = null;
       }
       methods = c.methods;
     } else methods = listUnsubscribe(unsub, post);
@@ -109,6 +111,14 @@ export function createHeaderParser(opts: { memo: boolean } = { memo: true }): He
       }
       sent = c.from;
     } else if (from) sent = sender(addressParser(from)[0]);
+    let withheld: OneClickWithheld | null = null;
+    if (methods.one_click !== null) {
+      withheld = oneClickWithheld(f.authenticationResults, f.dkimSignature, domainOf(sent));
+      if (withheld !== null) {
+        if (c && c.methods === methods) methods = c.withoutOneClick ??= { ...methods, one_click: null };
+        else methods = { ...methods, one_click: null };
+      }
+    }
     const ms = f.date === undefined ? Number.NaN : dateMs(f.date);
     return {
       uid: meta.uid,
@@ -119,6 +129,7 @@ export function createHeaderParser(opts: { memo: boolean } = { memo: true }): He
       listId: listId?.id ?? null,
       listName: listId?.name ?? null,
       methods,
+      oneClickWithheld: withheld,
       // postal-mime's Date is ISO for a parseable value, else the raw text, which date() reads the same way
       date: Number.isNaN(ms) ? null : new Date(ms),
       // postal-mime sets subject only for a non-empty first Subject field
@@ -134,6 +145,8 @@ interface ListCache {
   unsub: string | null;
   post: string | null;
   methods: UnsubscribeMethods | null;
+  /** `methods` with one_click dropped, made the first time a message's evidence withholds it */
+  withoutOneClick: UnsubscribeMethods | null;
   fromText: string | null;
   from: ParsedMessage['from'];
   /** raw Subject texts and their results, most recent first */
@@ -149,6 +162,7 @@ function cacheFor(map: Map<string, ListCache>, key: string, ids: string[]): List
       unsub: null,
       post: null,
       methods: null,
+      withoutOneClick: null,
       fromText: null,
       from: null,
       subjects: [],
@@ -181,16 +195,24 @@ function cachedSubject(c: ListCache, raw: string): string | null {
 export function fromEmail(meta: MessageMeta, email: HeaderFields): ParsedMessage {
   const all = (key: string) => email.headers.filter((h) => h.key === key).map((h) => h.value);
   const listId = firstListId(all('list-id'));
+  const from = sender(email.from);
+  // Every List-Unsubscribe field is passed on: the parser decides what duplicates mean.
+  let methods = parseListUnsubscribe(all('list-unsubscribe').map(decodeWholeValue), all('list-unsubscribe-post'));
+  const withheld =
+    methods.one_click === null
+      ? null
+      : oneClickWithheld(all('authentication-results'), all('dkim-signature'), domainOf(from));
+  if (withheld !== null) methods = { ...methods, one_click: null };
   return {
     uid: meta.uid,
     mailbox: meta.mailbox,
     junk: meta.junk,
     seen: meta.seen,
-    from: sender(email.from),
+    from,
     listId: listId?.id ?? null,
     listName: listId?.name ?? null,
-    // Every List-Unsubscribe field is passed on: the parser decides what duplicates mean.
-    methods: parseListUnsubscribe(all('list-unsubscribe').map(decodeWholeValue), all('list-unsubscribe-post')),
+    methods,
+    oneClickWithheld: withheld,
     date: date(email.date),
     subject: email.subject === undefined ? null : cleanText(email.subject, MAX_SUBJECT_LENGTH),
     auth: parseAuthResults(all('authentication-results')),
@@ -246,6 +268,10 @@ function firstListId(values: string[]) {
 function decodeWholeValue(value: string): string {
   const t = value.trim();
   return t.startsWith('=?') && !t.includes('<') ? decodeWords(t) : value;
+}
+
+function domainOf(from: ParsedMessage['from']): string | null {
+  return from === null ? null : from.address.slice(from.address.lastIndexOf('@') + 1);
 }
 
 function sender(from: HeaderFields['from']): ParsedMessage['from'] {

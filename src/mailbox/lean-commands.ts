@@ -89,6 +89,22 @@ export async function examine(
   return answer.status === 'OK' ? { ok: true, exists, uidValidity, uidNext } : fail('REFUSED', 'EXAMINE refused');
 }
 
+/**
+ * The UID of the message at sequence number `seq` in the selected mailbox (RFC 3501 §6.4.5
+ * `FETCH <seq> (UID)`): where the newest `n` messages start, since sequence numbers and UIDs rise
+ * together (§2.3.1.1). null when the server does not say.
+ */
+export async function uidAt(conn: LeanImap, seq: number): Promise<number | null> {
+  let uid: number | null = null;
+  const answer = await conn.run(`FETCH ${seq} (UID)`, {
+    onUntagged: (r) => {
+      const m = /^\* (\d+) FETCH \(.*\bUID (\d{1,10})\b/i.exec(r.texts[0]!.toString('latin1'));
+      if (m && Number(m[1]) === seq) uid = Number(m[2]);
+    },
+  });
+  return answer.ok && answer.status === 'OK' ? uid : null;
+}
+
 /** RFC 3501 §5.1.3 modified UTF-7 for a mailbox name (what imapflow sends without UTF8=ACCEPT). */
 export function mutf7(s: string): string {
   let out = '';

@@ -142,7 +142,70 @@ test('http(s) URIs with credentials or without an authority are refused', () => 
   assert.equal(classifyUri('https://user:pw@a.example/u'), null);
   assert.equal(classifyUri('https:a.example/u'), null);
   assert.equal(classifyUri('https://'), null);
-  assert.deepEqual(classifyUri('HTTPS://a.example/u'), { kind: 'http', uri: 'HTTPS://a.example/u', https: true });
+});
+
+test('HTTPS:// is the same scheme as https:// and comes back lower-cased', () => {
+  assert.deepEqual(classifyUri('HTTPS://a.example/u'), { kind: 'http', uri: 'https://a.example/u', https: true });
+  assert.deepEqual(classifyUri('HtTp://A.example/U'), { kind: 'http', uri: 'http://A.example/U', https: false });
+  assert.equal(
+    parseListUnsubscribe(['<HTTPS://a.example/u>'], ['List-Unsubscribe=One-Click']).one_click,
+    'https://a.example/u',
+  );
+  assert.equal(parseMailto('MAILTO:u@a.example')?.to, 'u@a.example');
+});
+
+test('an internationalised host becomes its punycode (A-label) form, in http(s) and mailto', () => {
+  const m = parseListUnsubscribe(
+    ['<https://bücher.example/u?t=1>, <mailto:stop@bücher.example?subject=stop>'],
+    ['List-Unsubscribe=One-Click'],
+  );
+  assert.deepEqual(m.http, ['https://xn--bcher-kva.example/u?t=1']);
+  assert.equal(m.one_click, 'https://xn--bcher-kva.example/u?t=1');
+  assert.deepEqual(m.mailto, [
+    {
+      uri: 'mailto:stop@xn--bcher-kva.example?subject=stop',
+      to: 'stop@xn--bcher-kva.example',
+      subject: 'stop',
+      body: null,
+    },
+  ]);
+  // with a port, percent-encoded (RFC 3986 §3.2.2, RFC 6068 §2), and a mailto written that way
+  assert.equal(classifyUri('https://BÜCHER.example:8443/u')?.kind, 'http');
+  assert.deepEqual(classifyUri('https://bücher.example:8443/u'), {
+    kind: 'http',
+    uri: 'https://xn--bcher-kva.example:8443/u',
+    https: true,
+  });
+  assert.deepEqual(classifyUri('https://b%C3%BCcher.example/u%20v'), {
+    kind: 'http',
+    uri: 'https://xn--bcher-kva.example/u%20v',
+    https: true,
+  });
+  assert.equal(parseMailto('mailto:stop@b%C3%BCcher.example')?.to, 'stop@xn--bcher-kva.example');
+});
+
+test('non-ASCII outside the host, in a local part, or a host IDNA refuses is still dropped', () => {
+  for (const uri of [
+    'https://a.example/bücher',
+    'https://a.example/?q=ü',
+    'https://user@bücher.example/u',
+    'https://bü cher.example/u',
+    'https://bü\u200bcher.example/u',
+    'https://xn--ü.example/u',
+    'mailto:bücher@a.example',
+    'mailto:stop@bücher.example?subject=ü',
+    'mailto:b%C3%BCcher@a.example',
+  ]) {
+    assert.equal(classifyUri(uri), null, uri);
+  }
+});
+
+test('a mailto local part longer than 64 octets is kept (real newsletters use 110)', () => {
+  const local = `unsub-${'x1'.repeat(52)}`;
+  assert.equal(local.length, 110);
+  assert.equal(parseMailto(`mailto:${local}@lists.example.com`)?.to, `${local}@lists.example.com`);
+  // the whole address is still bounded (RFC 5321 §4.5.3.1.3)
+  assert.equal(parseMailto(`mailto:${'a'.repeat(250)}@a.example`), null);
 });
 
 test('List-Id: phrase and bracketed id, id lower-cased', () => {

@@ -5,6 +5,7 @@
  * accepts and never throws: a malformed item is dropped, never "repaired" into something the
  * sender did not write. docs/unsubscribe.md says what is used and why.
  */
+import { domainToASCII } from 'node:url';
 import type { MailtoMethod, UnsubscribeMethods } from './types.ts';
 
 /** Longer header values are ignored outright: no legitimate list needs 8 KB of URIs. */
@@ -107,25 +108,59 @@ function skipCfws(s: string, i: number): number {
 
 export type ClassifiedUri = { kind: 'http'; uri: string; https: boolean } | { kind: 'mailto'; method: MailtoMethod };
 
-/** Accept only http(s) and mailto URIs that are well formed; everything else is null. */
-export function classifyUri(uri: string): ClassifiedUri | null {
-  // RFC 3986 §2: a URI is printable ASCII. Spaces, controls (NUL, DEL…) and raw non-ASCII mean
-  // a broken or hostile header, not a link to open.
-  if (uri.length === 0 || uri.length > MAX_URI_LENGTH || !/^[\x21-\x7e]+$/.test(uri)) return null;
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(uri)?.[1]?.toLowerCase();
+/**
+ * Accept only http(s) and mailto URIs that are well formed; everything else is null. The scheme
+ * comes back lower-cased (RFC 3986 §3.1: schemes are case-insensitive, lower case is canonical)
+ * and an internationalised host in its A-label form (asciiHosts).
+ */
+export function classifyUri(written: string): ClassifiedUri | null {
+  if (written.length === 0 || written.length > MAX_URI_LENGTH) return null;
+  // RFC 3986 §2: a URI is printable ASCII. Spaces, controls (NUL, DEL…) and raw non-ASCII outside
+  // a host mean a broken or hostile header, not a link to open.
+  const ascii = PRINTABLE.test(written) ? written : asciiHosts(written);
+  if (ascii === null) return null;
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(ascii)?.[1]?.toLowerCase();
+  if (scheme === undefined) return null;
+  const uri = scheme + ascii.slice(scheme.length);
   if (scheme === 'mailto') {
     const method = parseMailto(uri);
     return method ? { kind: 'mailto', method } : null;
   }
   if (scheme !== 'http' && scheme !== 'https') return null; // javascript:, data:, file:, ftp:…
   // RFC 9110 §4.2: http(s) URIs carry an authority ("//host"); WHATWG URL would let `https:x` pass.
-  if (!/^https?:\/\//i.test(uri)) return null;
-  if (!plainAuthority(uri)) {
-    const url = URL.parse(uri);
-    // Credentials in an unsubscribe URL are never legitimate (RFC 3986 §3.2.1 deprecates them).
-    if (!url || url.hostname === '' || url.username !== '' || url.password !== '') return null;
-  }
-  return { kind: 'http', uri, https: scheme === 'https' };
+  if (!uri.startsWith('//', scheme.length + 1)) return null;
+  if (plainAuthority(uri)) return { kind: 'http', uri, https: scheme === 'https' };
+  const url = URL.parse(uri);
+  // Credentials in an unsubscribe URL are never legitimate (RFC 3986 §3.2.1 deprecates them).
+  if (!url || url.hostname === '' || url.username !== '' || url.password !== '') return null;
+  // A percent-encoded host (RFC 3986 §3.2.2) is one more way to write an IDN: its A-label form too.
+  const start = scheme.length + 3;
+  const end = uri.slice(start).search(/[/?#]|$/) + start;
+  const decoded = uri.slice(start, end).includes('%') ? `${uri.slice(0, start)}${url.host}${uri.slice(end)}` : uri;
+  return { kind: 'http', uri: decoded, https: scheme === 'https' };
+}
+
+const PRINTABLE = /^[\x21-\x7e]+$/;
+// An IRI (RFC 3987) whose only non-ASCII text is in the host of an http(s) URI or in the domain
+// of a mailto address; the rest must already be printable ASCII.
+const IRI_HTTP = /^(https?:\/\/)([^/?#@\s]+)([/?#][\x21-\x7e]*)?$/i;
+const IRI_MAILTO = /^(mailto:[\x21-\x3f\x41-\x7e]+@)([^?#@,\s]+)(\?[\x21-\x7e]*)?$/i;
+
+/**
+ * RFC 3987 §3.1: an IRI becomes a URI by converting its host to an IDNA A-label ("xn--…",
+ * RFC 5890 §2.3.2.1); RFC 6068 §2 says the same of a mailto domain. Senders write such hosts raw,
+ * and mail clients convert them, so we do too. Non-ASCII anywhere else, a control or space
+ * character, or a host IDNA refuses → null.
+ */
+function asciiHosts(iri: string): string | null {
+  const m = IRI_HTTP.exec(iri) ?? IRI_MAILTO.exec(iri);
+  if (m === null || /[\p{Cc}\p{Cf}\p{Z}]/u.test(m[2]!)) return null;
+  const colon = m[1]!.startsWith('mailto') ? -1 : m[2]!.lastIndexOf(':');
+  const host = colon < 0 ? m[2]! : m[2]!.slice(0, colon);
+  const port = colon < 0 ? '' : m[2]!.slice(colon);
+  const a = domainToASCII(host);
+  if (a === '' || !PRINTABLE.test(port || 'x')) return null;
+  return `${m[1]}${a}${port}${m[3] ?? ''}`;
 }
 
 // http(s)://, a DNS name of letters, digits and hyphens in non-empty labels, an optional port,
@@ -159,7 +194,7 @@ export function parseMailto(uri: string): MailtoMethod | null {
   const rest = uri.slice('mailto:'.length);
   if (rest.includes('#')) return null; // RFC 6068 §2 has no fragment; '#' must be %23
   const q = rest.indexOf('?');
-  const to = percentDecode(q < 0 ? rest : rest.slice(0, q));
+  const to = aLabelDomain(percentDecode(q < 0 ? rest : rest.slice(0, q)));
   // RFC 6068 §2: the path is a comma-separated address list; we need exactly one address.
   if (to === null || to.includes(',') || !isMailAddress(to)) return null;
   let subject: string | null = null;
@@ -188,6 +223,19 @@ export function parseMailto(uri: string): MailtoMethod | null {
 }
 
 /**
+ * RFC 6068 §2: a domain may be written as percent-encoded UTF-8; it is used in its A-label form
+ * (RFC 5890). A non-ASCII local part would need SMTPUTF8, which we do not send: null.
+ */
+function aLabelDomain(addr: string | null): string | null {
+  if (addr === null || PRINTABLE.test(addr)) return addr;
+  const at = addr.lastIndexOf('@');
+  if (at < 0 || !PRINTABLE.test(addr.slice(0, at))) return null;
+  const domain = addr.slice(at + 1);
+  const a = /[\p{Cc}\p{Cf}\p{Z}]/u.test(domain) ? '' : domainToASCII(domain);
+  return a === '' ? null : `${addr.slice(0, at + 1)}${a}`;
+}
+
+/**
  * RFC 6068 §2 uses percent-encoding only (UTF-8 underneath): '+' is a literal plus, never a
  * space (URLSearchParams decodes it as a space). A bad escape or bad UTF-8 → null.
  */
@@ -201,14 +249,16 @@ export function percentDecode(s: string): string | null {
 }
 
 /**
- * A plain addr-spec: RFC 5322 §3.4.1 dot-atom local part and a DNS host name with a dot,
- * RFC 5321 §4.5.3.1 length limits. Quoted local parts and address literals are refused: no list
- * needs them, and they are where injection tricks hide.
+ * A plain addr-spec: RFC 5322 §3.4.1 dot-atom local part and a DNS host name with a dot, at most
+ * 254 octets (RFC 5321 §4.5.3.1.3's path limit less its brackets). Quoted local parts and address
+ * literals are refused: no list needs them, and they are where injection tricks hide. The local
+ * part may run past RFC 5321 §4.5.3.1.1's 64 octets: real newsletters use 110-octet ones and mail
+ * servers take them (§4.5.3.1 itself asks implementations to impose no limits where they can).
  */
 export function isMailAddress(addr: string): boolean {
   if (addr.length > 254) return false;
   const m = /^([A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*)@([A-Za-z0-9.-]+)$/.exec(addr);
-  if (!m || m[1]!.length > 64) return false;
+  if (!m) return false;
   const labels = m[2]!.split('.');
   return labels.length >= 2 && labels.every((l) => /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/.test(l));
 }

@@ -1,8 +1,9 @@
 /**
  * A scan's two connections. imapflow signs in (its answer is the one reported), lists and
- * does everything but the hot FETCH; the lean connection (lean-imap.ts) opens at the same
- * time, so its TLS handshake overlaps imapflow's sign-in, and signs in only after imapflow
- * did, so a wrong password is tried once. The lean connection is never a reason for a scan to
+ * does everything but the hot FETCH; the lean connection (lean-imap.ts) is opened only once
+ * imapflow has signed in, so a wrong password costs the provider one failed login on one
+ * connection, never a second connection (docs/security.md). Its TLS handshake then overlaps
+ * the LIST and the folder selection instead. The lean connection is never a reason for a scan to
  * fail: anything unexpected there means "no lean connection", and imapflow reads instead.
  */
 import type { ImapFlow } from 'imapflow';
@@ -26,13 +27,10 @@ export async function openScanConnections(
   guard: OutboundGuard,
   opts: { timeouts: ImapTimeouts; signal: AbortSignal; lean: boolean },
 ): Promise<{ ok: true; conns: ScanConnections } | { ok: false; code: ImapFailureCode; message: string }> {
-  const opening = opts.lean ? connectLean(endpoint, guard, opts.timeouts, opts.signal).catch(() => null) : null;
   const session = await openImap(endpoint, creds, guard, opts.timeouts);
-  if (!session.ok) {
-    void opening?.then((r) => r?.ok && r.conn.close());
-    return session;
-  }
+  if (!session.ok) return session;
   const client = session.client;
+  const opening = opts.lean && !opts.signal.aborted ? connectLean(endpoint, guard, opts.timeouts, opts.signal) : null;
   const lean: Promise<LeanImap | null> = (opening ?? Promise.resolve(null))
     .then(async (r) => {
       if (!r?.ok) return null;

@@ -10,10 +10,11 @@
  * its single pipeline (postalsys/imapflow#159).
  */
 import type { ImapFlow } from 'imapflow';
-import { fetchHeaders, type UidBatch } from './fetch-reader.ts';
-import { examine } from './lean-commands.ts';
+import { fetchHeaders, fetchItems, type UidBatch } from './fetch-reader.ts';
+import { examine, uidAt } from './lean-commands.ts';
 import type { LeanImap } from './lean-imap.ts';
 import type { ResolvedMailbox } from './mailboxes.ts';
+import type { ScanCaps } from './scan-caps.ts';
 import type { Tally } from './scan-tally.ts';
 import { sequenceSet, splitSet, uidRanges } from './uid-sets.ts';
 
@@ -26,6 +27,8 @@ export const HEADER_FIELDS = [
   'subject',
   'authentication-results',
   'message-id',
+  // RFC 8058 §3.1: one-click only when a DKIM signature covers the list headers (one-click-evidence.ts)
+  'dkim-signature',
 ];
 
 export interface ReadContext {
@@ -35,6 +38,7 @@ export interface ReadContext {
   since: Date | undefined;
   batchSize: number;
   signal: AbortSignal;
+  caps: ScanCaps;
 }
 
 /** 'lean' or 'imapflow': who read the folder; 'aborted': the scan was stopped meanwhile. */
@@ -47,12 +51,26 @@ export async function readMailbox(box: ResolvedMailbox, ctx: ReadContext): Promi
   const selected = lean && !ctx.since ? await examine(lean, box.path) : null;
   if (lean && selected?.ok && selected.uidValidity !== null) {
     if (selected.exists === 0) return 'lean';
-    ctx.tally.uids.uidValidity.set(box.path, selected.uidValidity);
-    tally.expect(selected.exists);
-    tally.report('fetching', box.path);
-    const how = await leanFetch(lean, uidRanges(selected.exists, selected.uidNext, ctx.batchSize), ctx);
-    if (how !== 'fallback') return how;
-    tally.expect(-selected.exists);
+    const room = roomLeft(ctx);
+    if (room <= 0) {
+      tally.notRead(selected.exists);
+      return 'lean';
+    }
+    // Past the cap on messages per scan, only the newest `reading` messages: from the UID at
+    // sequence number exists-reading+1 (scan-caps.ts); without that UID, imapflow's SEARCH decides.
+    const reading = Math.min(room, selected.exists);
+    const from = reading === selected.exists ? 1 : await uidAt(lean, selected.exists - reading + 1);
+    if (from !== null) {
+      ctx.tally.uids.uidValidity.set(box.path, selected.uidValidity);
+      tally.expect(reading);
+      tally.report('fetching', box.path);
+      const how = await leanFetch(lean, uidRanges(reading, selected.uidNext, ctx.batchSize, from), ctx);
+      if (how !== 'fallback') {
+        tally.notRead(selected.exists - reading);
+        return how;
+      }
+      tally.expect(-reading);
+    }
   }
   const lock = await ctx.client.getMailboxLock(box.path, { readOnly: true });
   try {
@@ -61,7 +79,11 @@ export async function readMailbox(box: ResolvedMailbox, ctx: ReadContext): Promi
     if (!mailbox || mailbox.exists === 0) return 'imapflow';
     tally.uids.uidValidity.set(box.path, mailbox.uidValidity);
     const leanSelected = lean && ctx.since && !selected ? examine(lean, box.path) : null;
-    const found = await searchUids(ctx.client, ctx.since);
+    const all = await searchUids(ctx.client, ctx.since);
+    // the newest messages within the cap on messages per scan (scan-caps.ts)
+    const room = Math.max(0, roomLeft(ctx));
+    const found = all.length > room ? all.slice(all.length - room) : all;
+    tally.notRead(all.length - found.length);
     tally.expect(found.length);
     tally.report('fetching', box.path);
     if (found.length === 0) return 'imapflow';
@@ -84,14 +106,20 @@ async function leanFetch(conn: LeanImap, batches: UidBatch[], ctx: ReadContext):
   const { tally } = ctx;
   let since = 0;
   const before = tally.scanned;
-  const outcome = await fetchHeaders(conn, batches, (m) => {
-    tally.take(m.uid, m.seen, m.headers);
-    if (++since >= ctx.batchSize) {
-      since = 0;
-      tally.flush(false);
-      conn.yieldOnce(); // the process's other sockets (a cancel, other scans) get their turn
-    }
-  });
+  const outcome = await fetchHeaders(
+    conn,
+    batches,
+    (m) => {
+      tally.take(m.uid, m.seen, m.headers);
+      if (++since >= ctx.batchSize) {
+        since = 0;
+        tally.flush(false);
+        conn.yieldOnce(); // the process's other sockets (a cancel, other scans) get their turn
+      }
+    },
+    8,
+    fetchItems(ctx.caps.headerBytes),
+  );
   tally.flush(true);
   if (outcome.ok) return 'lean';
   if (ctx.signal.aborted) return 'aborted';
@@ -99,6 +127,16 @@ async function leanFetch(conn: LeanImap, batches: UidBatch[], ctx: ReadContext):
   throw new Error(`lean fetch: ${outcome.code}`);
 }
 
+/** Messages this scan may still read (scan-caps.ts). */
+function roomLeft(ctx: ReadContext): number {
+  return ctx.caps.messages - ctx.tally.scanned;
+}
+
+/**
+ * imapflow quotes a section it does not know, so it cannot ask for part of HEADER.FIELDS: this
+ * path (only for servers that refuse the lean connection) gets the fields whole, and the tally
+ * cuts them to the cap.
+ */
 async function imapflowFetch(found: number[], ctx: ReadContext): Promise<ReadOutcome> {
   for (let i = 0; i < found.length && !ctx.signal.aborted; i += ctx.batchSize) {
     const range = sequenceSet(found.slice(i, i + ctx.batchSize));

@@ -13,6 +13,7 @@ import { createGrouper } from './grouping.ts';
 import { createHeaderParser } from './headers.ts';
 import type { ResolvedMailbox } from './mailboxes.ts';
 import type { ScanHooks, ScanProgress, ScanUidIndex } from './scan.ts';
+import type { CapHit, ScanCaps } from './scan-caps.ts';
 import type { ServiceMatch, Subscription } from './types.ts';
 
 export interface Tally {
@@ -28,6 +29,10 @@ export interface Tally {
   enter(box: ResolvedMailbox): void;
   /** One message; CPU only (it runs inside imapflow's FETCH loop). */
   take(uid: number, seen: boolean, headers: Uint8Array): void;
+  /** Messages left unread by the cap on messages per scan. */
+  notRead(n: number): void;
+  /** The caps this scan reached, with how many messages each left out or cut. */
+  capped(): CapHit[];
   /** Sends the subscriptions that changed; without `force`, at most every progressMs. */
   flush(force: boolean): void;
   subscriptions(): Subscription[];
@@ -35,10 +40,18 @@ export interface Tally {
 }
 
 export function createTally(
-  opts: { matchService: (domain: string) => ServiceMatch | null; progressMs: number; dedupe: boolean },
+  opts: {
+    matchService: (domain: string) => ServiceMatch | null;
+    progressMs: number;
+    dedupe: boolean;
+    caps: ScanCaps;
+  },
   hooks: Pick<ScanHooks, 'progress' | 'subscription'>,
 ): Tally {
-  const grouper = createGrouper({ matchService: opts.matchService });
+  const { caps } = opts;
+  const grouper = createGrouper({ matchService: opts.matchService, maxGroups: caps.subscriptions });
+  let unread = 0;
+  let cut = 0;
   const parse = createHeaderParser();
   const uids: ScanUidIndex = { bySubscription: new Map(), uidValidity: new Map() };
   const mailboxes: { path: string; messages: number }[] = [];
@@ -105,10 +118,25 @@ export function createTally(
       boxLists = new Map();
     },
     take(uid, seen, headers) {
+      if (scanned >= caps.messages) {
+        unread++; // a server that sent more than asked
+        return;
+      }
       scanned++;
       counted!.messages++;
       const b = box!;
-      const parsed = parse({ uid, mailbox: b.path, junk: b.junk, seen, headers }, { onlyWithMethods: true });
+      let block = headers;
+      if (block.byteLength >= caps.headerBytes) {
+        // At the cap the block may end inside a field: only whole lines are read.
+        cut++;
+        const lf = Buffer.from(
+          block.buffer,
+          block.byteOffset,
+          Math.min(block.byteLength, caps.headerBytes),
+        ).lastIndexOf(10);
+        block = block.subarray(0, lf + 1);
+      }
+      const parsed = parse({ uid, mailbox: b.path, junk: b.junk, seen, headers: block }, { onlyWithMethods: true });
       if (!parsed) return;
       const key = seenIds && parsed.messageId !== null ? hash53(parsed.messageId) : null;
       const earlier = key === null ? undefined : seenIds!.get(key);
@@ -122,6 +150,16 @@ export function createTally(
       changed.add(id);
       if (flushedAt < 0) flush(true); // the first subscription goes out at once
       listFor(id, b.path).push(uid);
+    },
+    notRead(n) {
+      unread += n;
+    },
+    capped() {
+      const hits: CapHit[] = [];
+      if (unread > 0) hits.push({ cap: 'messages', limit: caps.messages, count: unread });
+      if (cut > 0) hits.push({ cap: 'headerBytes', limit: caps.headerBytes, count: cut });
+      if (grouper.dropped > 0) hits.push({ cap: 'subscriptions', limit: caps.subscriptions, count: grouper.dropped });
+      return hits;
     },
     flush,
     subscriptions: () => grouper.all(),

@@ -19,6 +19,7 @@ import {
 } from './imap-connect.ts';
 import { resolveMailboxes } from './mailboxes.ts';
 import type { Endpoint } from './providers.ts';
+import { type CapHit, DEFAULT_SCAN_CAPS, type ScanCaps } from './scan-caps.ts';
 import { openScanConnections, type ScanConnections } from './scan-connections.ts';
 import { type ReadOutcome, readMailbox } from './scan-read.ts';
 import { createTally, type Tally } from './scan-tally.ts';
@@ -58,6 +59,8 @@ export interface ScanOptions {
   imapTimeouts?: ImapTimeouts;
   /** false: fetch through imapflow only (for comparison; default true) */
   leanFetch?: boolean;
+  /** bounds on the scan's work (scan-caps.ts); default DEFAULT_SCAN_CAPS */
+  caps?: ScanCaps;
 }
 
 export interface ScanUidIndex {
@@ -79,6 +82,8 @@ export type ScanResult =
       uids: ScanUidIndex;
       /** how the headers were read: 'lean' when every folder went through the lean connection */
       reader: 'lean' | 'imapflow';
+      /** the caps this scan reached (scan-caps.ts); empty when none */
+      capped: CapHit[];
     }
   | { ok: false; code: ScanFailureCode; message: string; authenticated: boolean };
 
@@ -121,7 +126,12 @@ export async function runScan(
     if (!(await hooks.started()))
       return { ok: false, code: 'REFUSED', message: 'The scan was not started.', authenticated: true };
     tally = createTally(
-      { matchService: opts.matchService, progressMs: opts.progressMs ?? 250, dedupe: picked.mailboxes.length > 1 },
+      {
+        matchService: opts.matchService,
+        progressMs: opts.progressMs ?? 250,
+        dedupe: picked.mailboxes.length > 1,
+        caps: opts.caps ?? DEFAULT_SCAN_CAPS,
+      },
       hooks,
     );
     const reader = await readAll(picked.mailboxes, conns, tally, opts, clock.signal);
@@ -136,6 +146,7 @@ export async function runScan(
       cancelled: clock.signal.aborted,
       uids: tally.uids,
       reader,
+      capped: tally.capped(),
     };
   } catch (err) {
     return clock.timedOut ? TIMED_OUT : lostDuringScan(err, endpoint);
@@ -155,7 +166,15 @@ async function readAll(
   signal: AbortSignal,
 ): Promise<'lean' | 'imapflow'> {
   const lean = await conns.lean;
-  const ctx = { client: conns.client, lean, tally, since: opts.since, batchSize: opts.batchSize ?? 500, signal };
+  const ctx = {
+    client: conns.client,
+    lean,
+    tally,
+    since: opts.since,
+    batchSize: opts.batchSize ?? 500,
+    signal,
+    caps: opts.caps ?? DEFAULT_SCAN_CAPS,
+  };
   let allLean = lean !== null;
   for (const box of boxes) {
     if (signal.aborted) break;

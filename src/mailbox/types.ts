@@ -2,6 +2,9 @@
  * Shapes shared by the scan (IMAP), the parser and the grouping. Nothing here is ever
  * written to storage or logs: it lives in memory for one scan session.
  */
+import type { OneClickWithheld } from './one-click-evidence.ts';
+
+export type { OneClickWithheld };
 
 /** One message as the scan sees it: header fields only, plus its \Seen flag. */
 export interface MessageMeta {
@@ -16,7 +19,7 @@ export interface MessageMeta {
 }
 
 export interface MailtoMethod {
-  /** the original mailto: URI */
+  /** the mailto: URI as written (scheme lower-cased, an internationalised domain as A-labels) */
   uri: string;
   to: string;
   subject: string | null;
@@ -50,6 +53,8 @@ export interface ParsedMessage {
   listId: string | null;
   listName: string | null;
   methods: UnsubscribeMethods;
+  /** why the headers' one-click was dropped from `methods` (one-click-evidence.ts), else null */
+  oneClickWithheld: OneClickWithheld | null;
   date: Date | null;
   subject: string | null;
   auth: SenderAuth;
@@ -76,6 +81,8 @@ export interface Subscription {
   per_month: number;
   read_rate: number;
   methods: UnsubscribeMethods;
+  /** the newest message offered one-click but it is not used, and why (docs/unsubscribe.md) */
+  one_click_withheld: OneClickWithheld | null;
   sample_subjects: string[];
   auth: SenderAuth;
   mailboxes: string[];

@@ -5,16 +5,17 @@
 import type { UidBatch } from './fetch-reader.ts';
 
 /**
- * UID ranges that together cover 1:<UIDNEXT-1>, each expected to hold about `size` messages:
- * the width follows the mailbox's density (EXISTS per UID), so a sparse UID space does not turn
- * into thousands of near-empty commands. Without UIDNEXT (which RFC 3501 servers must send), 1:*.
+ * UID ranges that together cover <from>:<UIDNEXT-1>, each expected to hold about `size`
+ * messages: the width follows the density (`exists` messages in that span), so a sparse UID
+ * space does not turn into thousands of near-empty commands. Without UIDNEXT (which RFC 3501
+ * servers must send), <from>:*.
  */
-export function uidRanges(exists: number, uidNext: number | null, size: number): UidBatch[] {
-  if (!uidNext || uidNext <= 1) return [{ set: '1:*', first: 1 }];
+export function uidRanges(exists: number, uidNext: number | null, size: number, from = 1): UidBatch[] {
+  if (!uidNext || uidNext <= from) return [{ set: `${from}:*`, first: from }];
   const last = uidNext - 1;
-  const width = Math.max(size, Math.ceil((size * last) / Math.max(exists, 1)));
+  const width = Math.max(size, Math.ceil((size * (last - from + 1)) / Math.max(exists, 1)));
   const out: UidBatch[] = [];
-  for (let lo = 1; lo <= last; lo += width) out.push({ set: `${lo}:${Math.min(last, lo + width - 1)}`, first: lo });
+  for (let lo = from; lo <= last; lo += width) out.push({ set: `${lo}:${Math.min(last, lo + width - 1)}`, first: lo });
   return out;
 }
 

@@ -5,11 +5,11 @@
  * run in separately bounded pools, with a per-host cap, and every outcome — including
  * skips and failures — is reported as data, one result per subscription, as it finishes.
  */
-import type { Subscription } from '../mailbox/types.ts';
+import type { OneClickWithheld, Subscription } from '../mailbox/types.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
 import { createLimiter } from './limiter.ts';
 import { postOneClick } from './one-click.ts';
-import { planFor, type Step } from './plan.ts';
+import { ONE_CLICK_WITHHELD_DETAIL, planFor, type Step } from './plan.ts';
 
 export type UnsubscribeStatus = 'unsubscribed' | 'email_sent' | 'open_link' | 'skipped' | 'failed';
 
@@ -21,6 +21,8 @@ export interface UnsubscribeResult {
   detail: string;
   dry_run: boolean;
   archived?: number;
+  /** the sender offered one-click, and why it was not used (docs/unsubscribe.md) */
+  one_click_withheld?: OneClickWithheld;
 }
 
 export interface MailtoSender {
@@ -128,7 +130,8 @@ export async function runUnsubscribe(
     if ('skip' in plan) {
       result = { id: sub.id, status: 'skipped', method: null, detail: plan.skip, dry_run: opts.dryRun };
     } else {
-      const failures: string[] = [];
+      const withheld = sub.one_click_withheld;
+      const failures: string[] = withheld ? [ONE_CLICK_WITHHELD_DETAIL[withheld]] : [];
       let done: Omit<UnsubscribeResult, 'id' | 'dry_run'> | null = null;
       for (const step of plan.steps) {
         if (opts.signal?.aborted) break;
@@ -148,6 +151,7 @@ export async function runUnsubscribe(
             detail: failures.join(' ') || 'Cancelled.',
             dry_run: opts.dryRun,
           };
+      if (withheld) result.one_click_withheld = withheld;
       if (deps.archive && !opts.dryRun) {
         const a = await deps.archive(sub);
         result.archived = a.moved;

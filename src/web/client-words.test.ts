@@ -27,6 +27,19 @@ describe('what the tool says', () => {
     assert.ok(said.includes(help.text));
   });
 
+  test('a limit refusal says when to try again, as a time and a wait', () => {
+    for (const code of [
+      'TOO_MANY_SIGN_IN_FAILURES',
+      'TOO_MANY_SCANS',
+      'TOO_MANY_UNSUBSCRIBES',
+      'TOO_MANY_CONNECTIONS',
+    ] as const) {
+      assert.match(errorAdvice(code, '', help, undefined, 1500), /at \d\d:\d\d \(in 25 minutes\)/, code);
+      assert.match(errorAdvice(code, '', help, undefined, 30), /\(in 30 seconds\)/, code);
+    }
+    assert.match(errorAdvice('TOO_MANY_SIGN_IN_FAILURES', '', help, undefined, 600), /app password/);
+  });
+
   test('statuses read differently for a dry run', () => {
     const r = { type: 'unsubscribe_result', id: 'x', status: 'email_sent', method: 'mailto', dry_run: false } as const;
     assert.equal(statusLabel(r), 'Unsubscribe email sent (email)');

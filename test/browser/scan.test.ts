@@ -181,6 +181,9 @@ describe('the inbox tool in a browser', () => {
     assert.match((await page.locator('#status').textContent()) ?? '', /kept mailing after you unsubscribed/);
     const forged = rows.find((r) => r.key === 'from:promo@forged-loopback.test')!;
     assert.match(forged.text, /Check first/);
+    // its DKIM failed, so its one-click is not offered, and the row says why
+    assert.match(forged.text, /One-click not offered: the mail’s signature did not verify/);
+    assert.doesNotMatch(rows.find((r) => r.key === 'list:news.loopback.test')!.text, /One-click not offered/);
   });
 
   test('headers sort with aria-sort, and the filter hides rows that do not match', async () => {
@@ -271,20 +274,22 @@ describe('the inbox tool in a browser', () => {
     const byKey = new Map((await rowState()).map((r) => [r.key, r]));
     assert.equal(byKey.get('list:news.loopback.test')!.status, 'unsubscribed');
     assert.equal(byKey.get('from:weekly@loopback.test')!.status, 'unsubscribed');
-    assert.equal(byKey.get('from:promo@forged-loopback.test')!.status, 'unsubscribed');
+    // included by the person, but without DKIM evidence: the page to open, never a POST
+    assert.equal(byKey.get('from:promo@forged-loopback.test')!.status, 'open_link');
+    assert.match(byKey.get('from:promo@forged-loopback.test')!.text, /One-click was not used: /);
     assert.equal(byKey.get('from:deals@loopback.test')!.status, 'email_sent');
     assert.match(byKey.get('list:news.loopback.test')!.text, /Unsubscribed \(one-click\)/);
     const posts = target.seen
       .filter((s) => s.method === 'POST')
       .map((s) => s.url)
       .sort();
-    assert.deepEqual(posts, ['/u/forged', '/u/news', '/u/weekly']);
+    assert.deepEqual(posts, ['/u/news', '/u/weekly']);
     assert.ok(target.seen.every((s) => s.body === 'List-Unsubscribe=One-Click'));
     assert.deepEqual(
       sink.messages.map((m) => m.to),
       [['leave@loopback.test']],
     );
-    assert.match((await page.locator('#summary').textContent()) ?? '', /3 unsubscribed, 1 unsubscribe email sent/);
+    assert.match((await page.locator('#summary').textContent()) ?? '', /2 unsubscribed, 1 unsubscribe email sent/);
 
     // The browser keeps only list keys and times.
     const kept = (await page.evaluate("localStorage.getItem('optout.unsubscribes.v1') ?? ''")) as string;

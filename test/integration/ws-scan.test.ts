@@ -128,6 +128,7 @@ describe('scanning a mailbox over /ws', () => {
       assert.equal(s.sender.address, l.from.toLowerCase());
       assert.equal(Boolean(s.methods.one_click), Boolean(l.oneClick), `${l.key} one-click`);
       if (l.oneClick) assert.equal(s.methods.one_click, l.oneClick);
+      assert.equal(s.one_click_withheld, l.oneClickWithheld, `${l.key} one-click withheld`);
       assert.deepEqual(
         s.methods.mailto.map((m: { uri: string }) => m.uri).sort(),
         [...l.mailto].sort().slice(0, 5),

@@ -29,7 +29,7 @@ import {
   selected,
   upsert,
 } from './table.ts';
-import { clock, errorAdvice, num, phaseText, plural } from './words.ts';
+import { cappedText, clock, errorAdvice, num, phaseText, plural } from './words.ts';
 
 let busy: 'scan' | 'unsubscribe' | 'audit' | null = null;
 /** whether the server still holds the sign-in of the scan the table shows */
@@ -88,7 +88,8 @@ function onDone(d: DoneMessage): void {
   const still = d.verification.filter((v) => v.status === 'ineffective').length;
   status(
     `${d.cancelled ? 'Scan stopped. ' : ''}Found ${plural(d.subscriptions, 'subscription')} in ${plural(d.scanned, 'message')}.` +
-      (still ? ` ${plural(still, 'sender')} kept mailing after you unsubscribed; they are marked in the table.` : ''),
+      (still ? ` ${plural(still, 'sender')} kept mailing after you unsubscribed; they are marked in the table.` : '') +
+      d.capped.map((c) => ` ${cappedText(c)}`).join(''),
   );
   byId('results').hidden = rowCount() === 0 && d.subscriptions === 0;
   resetAudit(true);
@@ -113,7 +114,7 @@ function onError(e: ErrorMessage): void {
       href: help.url,
       label: `Create an app password for ${help.name}`,
     });
-  } else showError(errorAdvice(e.code, e.message, help, e.resets_at));
+  } else showError(errorAdvice(e.code, e.message, help, e.resets_at, e.retry_after));
   status('');
 }
 

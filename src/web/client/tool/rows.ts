@@ -7,7 +7,7 @@
 import type { Subscription, UnsubscribeResultMessage, Verification } from '../../../channel/protocol.ts';
 import { TIER_LABEL } from '../../shared/words.ts';
 import { el, fill } from '../shared/dom.ts';
-import { day, num, percent, perMonth, statusLabel } from './words.ts';
+import { day, num, percent, perMonth, statusLabel, WITHHELD_WORDS } from './words.ts';
 
 export interface Row {
   sub: Subscription;
@@ -96,6 +96,8 @@ export function updateRow(row: Row, sub: Subscription): void {
   if (sub.methods.mailto.length) methods.push(el('span', { className: 'badge method', text: 'email' }));
   if (sub.methods.http.some((u) => u !== sub.methods.one_click))
     methods.push(el('span', { className: 'badge method', text: 'link' }));
+  if (sub.one_click_withheld)
+    methods.push(el('span', { className: 'small muted withheld', text: ` ${WITHHELD_WORDS[sub.one_click_withheld]}` }));
   fill(cells.methods, methods);
 
   const s = sub.service;
@@ -130,7 +132,8 @@ export function setRowStatus(row: Row, r: UnsubscribeResultMessage | 'working'):
   delete row.tr.dataset.working;
   const tone = r.status === 'failed' ? 'bad' : r.status === 'skipped' ? 'warn' : r.dry_run ? 'pending' : 'ok';
   const parts: (Node | null)[] = [el('span', { className: `badge ${tone}`, text: statusLabel(r) })];
-  if (r.status === 'open_link' && r.url && /^https?:\/\//.test(r.url)) {
+  // RFC 3986 §3.1: the scheme is case-insensitive (the scan sends it lower-cased; this is belt and braces)
+  if (r.status === 'open_link' && r.url && /^https?:\/\//i.test(r.url)) {
     parts.push(
       el('a', {
         className: 'small',

@@ -1,5 +1,11 @@
 /** Everything the tool says to a person: numbers, dates, phases, statuses, and error advice. */
-import type { ProgressMessage, UnsubscribeResultMessage, WsErrorCode } from '../../../channel/protocol.ts';
+import type {
+  DoneMessage,
+  ProgressMessage,
+  Subscription,
+  UnsubscribeResultMessage,
+  WsErrorCode,
+} from '../../../channel/protocol.ts';
 
 const NUM = new Intl.NumberFormat('en');
 const DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
@@ -31,6 +37,26 @@ export function phaseText(p: ProgressMessage): string {
   }
 }
 
+/** Why a sender's one-click is not offered (docs/unsubscribe.md "One-click needs a signature"). */
+export const WITHHELD_WORDS: Record<NonNullable<Subscription['one_click_withheld']>, string> = {
+  unauthenticated: 'One-click not offered: no signature check was recorded for this mail.',
+  dkim_failed: 'One-click not offered: the mail’s signature did not verify.',
+  not_aligned: 'One-click not offered: the mail was signed by another domain.',
+  list_headers_unsigned: 'One-click not offered: the signature does not cover the unsubscribe headers.',
+};
+
+/** What a scan left out at one of its bounds (docs/websocket.md, `done.capped`). */
+export function cappedText(c: DoneMessage['capped'][number]): string {
+  switch (c.cap) {
+    case 'messages':
+      return `A scan reads at most ${num(c.limit)} messages, so your ${plural(c.count, 'oldest message')} ${c.count === 1 ? 'was' : 'were'} not read.`;
+    case 'header_bytes':
+      return `${plural(c.count, 'message')} had unusually large headers; only their first ${num(Math.round(c.limit / 1024))} KB ${c.count === 1 ? 'was' : 'were'} read.`;
+    case 'subscriptions':
+      return `A scan keeps at most ${num(c.limit)} senders, so ${plural(c.count, 'message')} from further senders ${c.count === 1 ? 'is' : 'are'} not listed.`;
+  }
+}
+
 export const METHOD_WORD: Record<string, string> = { one_click: 'one-click', mailto: 'email', link: 'link' };
 
 const STATUS_WORDS: Record<UnsubscribeResultMessage['status'], [done: string, planned: string]> = {
@@ -53,7 +79,15 @@ export interface ProviderHelp {
   text: string;
 }
 
-type Advice = (message: string, help: ProviderHelp, resetsAt?: string) => string;
+type Advice = (message: string, help: ProviderHelp, resetsAt?: string, retryAfter?: number) => string;
+
+/** "at 14:32 (in 25 minutes)", for a wait of `seconds` from now */
+function whenAgain(seconds: number | undefined): string {
+  if (seconds === undefined) return 'later';
+  const at = new Date(Date.now() + seconds * 1000);
+  const wait = seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`;
+  return `at ${CLOCK.format(at)} (in ${wait})`;
+}
 
 /** What to say for each /ws error code (src/channel/errors.ts), with what to do next. */
 const ADVICE: Record<WsErrorCode, Advice> = {
@@ -91,10 +125,26 @@ const ADVICE: Record<WsErrorCode, Advice> = {
     'Microsoft refused this server’s request. This is a setup problem on our side, not yours; please try again later.',
   OAUTH_TOKEN_REFUSED: () =>
     'Your mail server did not accept the Microsoft sign-in. IMAP access may be turned off for this mailbox (an administrator can turn it on), or the account has no Outlook mailbox.',
+  TOO_MANY_SIGN_IN_FAILURES: (_m, help, _r, retryAfter) =>
+    `Too many sign-ins to this address, or from your network, failed in the last hour. To protect your account we will not ask ${help.name} again before ${whenAgain(retryAfter)}. Meanwhile check the address and make sure you use an app password: ${help.text}`,
+  TOO_MANY_SCANS: (_m, _h, _r, retryAfter) =>
+    `Many scans were started from your network in the last hour, more than we allow. You can scan again ${whenAgain(retryAfter)}.`,
+  TOO_MANY_UNSUBSCRIBES: (_m, _h, _r, retryAfter) =>
+    `Your network has asked for more unsubscribes in the last hour than we send. Nothing was sent; select fewer senders, or try again ${whenAgain(retryAfter)}.`,
+  TOO_MANY_CONNECTIONS: (_m, _h, _r, retryAfter) =>
+    `Too many windows or devices on your network are connected to this service at once. Close tabs you do not need, then reload this page ${whenAgain(retryAfter)}.`,
   INTERNAL: () => 'Something went wrong on our side. Please try again in a moment.',
 };
 
-export function errorAdvice(code: WsErrorCode, message: string, help: ProviderHelp, resetsAt?: string): string {
+export function errorAdvice(
+  code: WsErrorCode,
+  message: string,
+  help: ProviderHelp,
+  resetsAt?: string,
+  retryAfter?: number,
+): string {
   const advice = ADVICE[code] as Advice | undefined;
-  return advice ? advice(message, help, resetsAt) : `Something went wrong (${message || code}). Please try again.`;
+  return advice
+    ? advice(message, help, resetsAt, retryAfter)
+    : `Something went wrong (${message || code}). Please try again.`;
 }
