@@ -15,6 +15,7 @@ import { openApiRoute, registerOpenApi } from './discovery/openapi.ts';
 import { discoveryRoutes } from './discovery/routes.ts';
 import { analyzerRoutes } from './guidance/analyzer.routes.ts';
 import { guideRoutes } from './guidance/guide/routes.ts';
+import { healthRoutes } from './health/routes.ts';
 import { corsForPublicApi, installPlumbing } from './http/plumbing.ts';
 import { linkCheckRoutes } from './linkcheck/routes.ts';
 import { deferredChildLogger } from './log.ts';
@@ -77,6 +78,6 @@ export async function buildApp({ config, catalog, logger, runtime }: AppDeps): P
   openApiRoute(app);
   await discoveryRoutes(app, { config, settings: runtime.agent.settings, mcp: MCP_SERVER });
   await webRoutes(app, { config, catalog, states: runtime.states });
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  await healthRoutes(app, { readiness: runtime.readiness });
   return app;
 }
