@@ -16,6 +16,7 @@ import { analyzerRoutes } from './guidance/analyzer.routes.ts';
 import { guideRoutes } from './guidance/guide/routes.ts';
 import { AccessLog } from './http/access-log.ts';
 import { frameworkErrors } from './http/error-handler.ts';
+import { healthRoutes } from './health/routes.ts';
 import { corsForPublicApi, installPlumbing } from './http/plumbing.ts';
 import { linkCheckRoutes } from './linkcheck/routes.ts';
 import { deferredChildLogger } from './log.ts';
@@ -91,6 +92,6 @@ export async function buildApp({ config, catalog, logger, runtime }: AppDeps): P
   openApiRoute(app);
   await discoveryRoutes(app, { config, settings: runtime.agent.settings, mcp });
   await webRoutes(app, { config, catalog, states: runtime.states });
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  await healthRoutes(app, { readiness: runtime.readiness });
   return app;
 }

@@ -14,6 +14,7 @@ import { type ChannelSettings, DEFAULT_CHANNEL_SETTINGS } from './channel/ws-rou
 import type { Config } from './config.ts';
 import { createGuideService, type GuideService } from './guidance/guide/service.ts';
 import { createLlmClient } from './guidance/llm/index.ts';
+import { createReadiness, type Readiness } from './health/readiness.ts';
 import { createRateLimit, type RateLimit } from './http/rate-limit.ts';
 import { type AttemptLimits, createAttemptLimits } from './limits/attempt-limits.ts';
 import { DEFAULT_TIMING, type JobQueue, openQueue, type QueueTiming } from './linkcheck/queue.ts';
@@ -46,6 +47,8 @@ export interface Runtime {
   agent: AgentContext;
   /** the Microsoft sign-in: client, browser sessions (tokens in memory only) */
   oauth: OAuthService;
+  /** what /readyz answers; main.ts drains it on SIGTERM */
+  readiness: Readiness;
   close(): Promise<void>;
 }
 
@@ -124,6 +127,7 @@ export async function createRuntime(
     queue,
     agent,
     oauth,
+    readiness: createReadiness(db, logger),
     async close() {
       sessions.close();
       await oauth.close();

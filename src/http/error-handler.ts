@@ -6,6 +6,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '../storage/unavailable.ts';
 import { noteErrorCode } from './access-log.ts';
 import { ApiError, ERRORS, type ErrorCode } from './errors.ts';
 
@@ -72,6 +73,12 @@ export function installErrorHandling(app: FastifyInstance, opts: ErrorHandlingOp
             ? 'request body too large'
             : err.message;
       return send(reply, code, message);
+    }
+    if (isDatabaseUnavailable(err)) {
+      req.log.warn({ err: String(err) }, 'database unavailable');
+      return send(reply, 'UNAVAILABLE', 'the service is briefly unavailable; try again shortly', {
+        'retry-after': '5',
+      });
     }
     req.log.error({ err }, 'unhandled error');
     return send(reply, 'INTERNAL', 'internal error; the request was not completed');

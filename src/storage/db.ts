@@ -69,7 +69,9 @@ export async function openPglite(dir: string | undefined): Promise<Db> {
 }
 
 export async function openPostgres(url: string, max = 10): Promise<Db> {
-  const pool = new pg.Pool({ connectionString: url, max });
+  // A request waits at most 10 s for a connection (a database that hangs must not hang every
+  // request with it); that failure is answered 503 like any other outage (unavailable.ts).
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => {});
   await pool.query('select 1');

@@ -1,6 +1,6 @@
 /**
  * Opens the configured store: PostgreSQL when DATABASE_URL is set, otherwise embedded
- * PGlite in DATA_DIR/db under a pid lock. Migrations run before anything else uses it.
+ * PGlite in DATA_DIR/db under an advisory lock (lock.ts). Migrations run before anything else uses it.
  */
 import { join } from 'node:path';
 import type { Config } from '../config.ts';
