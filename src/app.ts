@@ -22,6 +22,7 @@ import { mcpServerEntry } from './mcp/server.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 import type { Runtime } from './runtime.ts';
 import type { Db } from './storage/index.ts';
+import { connectRoutes } from './web/connect/routes.ts';
 import { isPagePath, notFoundPage } from './web/not-found.ts';
 import { webRoutes } from './web/pages.ts';
 
@@ -80,8 +81,18 @@ export async function buildApp({ config, catalog, logger, runtime }: AppDeps): P
     config,
     agent: runtime.agent,
     entry: mcp,
-    deps: { catalog, states: runtime.states, guides: runtime.guides, guideLimit: runtime.limits.guide, logger },
+    deps: {
+      catalog,
+      states: runtime.states,
+      guides: runtime.guides,
+      guideLimit: runtime.limits.guide,
+      handoffs: runtime.handoffs,
+      quota: runtime.quota,
+      baseUrl: config.baseUrl,
+      logger,
+    },
   });
+  await app.register(connectRoutes, { handoffs: runtime.handoffs });
   openApiRoute(app);
   await discoveryRoutes(app, { config, settings: runtime.agent.settings, mcp });
   await webRoutes(app, { config, catalog, states: runtime.states });
