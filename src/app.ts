@@ -14,9 +14,9 @@ import { openApiRoute, registerOpenApi } from './discovery/openapi.ts';
 import { discoveryRoutes } from './discovery/routes.ts';
 import { analyzerRoutes } from './guidance/analyzer.routes.ts';
 import { guideRoutes } from './guidance/guide/routes.ts';
+import { healthRoutes } from './health/routes.ts';
 import { AccessLog } from './http/access-log.ts';
 import { frameworkErrors } from './http/error-handler.ts';
-import { healthRoutes } from './health/routes.ts';
 import { corsForPublicApi, installPlumbing } from './http/plumbing.ts';
 import { linkCheckRoutes } from './linkcheck/routes.ts';
 import { deferredChildLogger } from './log.ts';
@@ -25,6 +25,7 @@ import { mcpServerEntry } from './mcp/server.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 import type { Runtime } from './runtime.ts';
 import type { Db } from './storage/index.ts';
+import { connectRoutes } from './web/connect/routes.ts';
 import { isPagePath, notFoundPage } from './web/not-found.ts';
 import { webRoutes } from './web/pages.ts';
 
@@ -87,8 +88,18 @@ export async function buildApp({ config, catalog, logger, runtime }: AppDeps): P
     config,
     agent: runtime.agent,
     entry: mcp,
-    deps: { catalog, states: runtime.states, guides: runtime.guides, guideLimit: runtime.limits.guide, logger },
+    deps: {
+      catalog,
+      states: runtime.states,
+      guides: runtime.guides,
+      guideLimit: runtime.limits.guide,
+      handoffs: runtime.handoffs,
+      quota: runtime.quota,
+      baseUrl: config.baseUrl,
+      logger,
+    },
   });
+  await app.register(connectRoutes, { handoffs: runtime.handoffs });
   openApiRoute(app);
   await discoveryRoutes(app, { config, settings: runtime.agent.settings, mcp });
   await webRoutes(app, { config, catalog, states: runtime.states });

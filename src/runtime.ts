@@ -14,6 +14,12 @@ import { type ChannelSettings, DEFAULT_CHANNEL_SETTINGS } from './channel/ws-rou
 import type { Config } from './config.ts';
 import { createGuideService, type GuideService } from './guidance/guide/service.ts';
 import { createLlmClient } from './guidance/llm/index.ts';
+import {
+  createHandoffStore,
+  DEFAULT_HANDOFF_SETTINGS,
+  type HandoffSettings,
+  type HandoffStore,
+} from './handoff/store.ts';
 import { createReadiness, type Readiness } from './health/readiness.ts';
 import { createRateLimit, type RateLimit } from './http/rate-limit.ts';
 import { type AttemptLimits, createAttemptLimits } from './limits/attempt-limits.ts';
@@ -39,8 +45,10 @@ export interface Runtime {
   guides: GuideService;
   quota: ScanQuota;
   channel: ChannelSettings;
-  /** scan sessions (credentials and results in memory), driven over /ws or by a hand-off */
+  /** scan sessions (credentials and results in memory), driven over /ws */
   sessions: SessionStore;
+  /** scans for agents: the person signs in on a connect page, the agent reads the results (src/handoff/) */
+  handoffs: HandoffStore;
   /** link-check state of every service, in memory for the catalog API */
   states: ServiceStates;
   /** agent registration: store, mailer, revocation bus, limits (src/agent/) */
@@ -58,6 +66,7 @@ export interface RuntimeOptions {
   worker?: boolean;
   channel?: Partial<ChannelSettings>;
   agent?: AgentOptions;
+  handoff?: Partial<HandoffSettings>;
 }
 
 export async function createRuntime(
@@ -96,21 +105,20 @@ export async function createRuntime(
   const agent = await createAgentContext({ config, db, logger }, opts.agent);
   const channel = { ...DEFAULT_CHANNEL_SETTINGS, ...opts.channel };
   const attempts = await createAttemptLimits(db, config.limits);
-  const sessions = createSessionStore(
-    {
-      guard,
-      quota,
-      attempts,
-      logger,
-      matchService: serviceMatcher(catalog),
-      senders: auditCatalog(catalog, config.baseUrl),
-      scanTimeoutMs: channel.scanMs,
-      batchSize: channel.batchSize,
-      caps: config.scanCaps,
-      oauth: config.oauth.clientId ? { imap: config.oauth.imap, smtp: config.oauth.smtp } : null,
-    },
-    { lifetimeMs: channel.lifetimeMs, keepMs: channel.keepMs },
-  );
+  const sessionDeps = {
+    guard,
+    quota,
+    attempts,
+    logger,
+    matchService: serviceMatcher(catalog),
+    senders: auditCatalog(catalog, config.baseUrl),
+    scanTimeoutMs: channel.scanMs,
+    batchSize: channel.batchSize,
+    caps: config.scanCaps,
+    oauth: config.oauth.clientId ? { imap: config.oauth.imap, smtp: config.oauth.smtp } : null,
+  };
+  const sessions = createSessionStore(sessionDeps, { lifetimeMs: channel.lifetimeMs, keepMs: channel.keepMs });
+  const handoffs = createHandoffStore(sessionDeps, { ...DEFAULT_HANDOFF_SETTINGS, ...opts.handoff });
   const oauth = await createOAuthService({ settings: config.oauth, baseUrl: config.baseUrl, db, logger });
   return {
     guard,
@@ -119,6 +127,7 @@ export async function createRuntime(
     states,
     channel,
     sessions,
+    handoffs,
     limits: {
       guide: createRateLimit(db, LIMITS.guide),
       linkCheck: createRateLimit(db, { ...LIMITS.linkCheck, points: config.limits.linkChecksPerIp }),
@@ -130,6 +139,7 @@ export async function createRuntime(
     readiness: createReadiness(db, logger),
     async close() {
       sessions.close();
+      handoffs.close();
       await oauth.close();
       await agent.close();
       await queue.stop();

@@ -127,6 +127,9 @@ function mcpSkill(baseUrl: string, mcp: McpServerEntry): string {
     `credential first as ${baseUrl}/auth.md describes. A tool that cannot do what you asked answers with`,
     'a result marked `isError` whose `structuredContent.error.code` says why; a tool that needs a',
     'post-claim scope answers `insufficient_scope` until a person has claimed the registration.',
+    ...(mcp.tools.some((t) => t.name === 'scan_inbox')
+      ? ['Mailbox passwords never pass through you: `scan_inbox` returns a `connect_url` for the person.']
+      : []),
     '',
     '## Tools',
     '',

@@ -7,7 +7,9 @@ import type { Logger } from 'pino';
 import type { Catalog } from '../catalog/load.ts';
 import type { ServiceStates } from '../catalog/states.ts';
 import type { GuideService } from '../guidance/guide/service.ts';
+import type { HandoffStore } from '../handoff/store.ts';
 import type { RateLimit } from '../http/rate-limit.ts';
+import type { ScanQuota } from '../quota/scan-quota.ts';
 
 export interface McpDeps {
   catalog: Catalog;
@@ -15,5 +17,9 @@ export interface McpDeps {
   guides: GuideService;
   /** the guide's per-client limit, counted here per agent registration */
   guideLimit: RateLimit;
+  handoffs: HandoffStore;
+  quota: ScanQuota;
+  /** BASE_URL: connect URLs are built from it */
+  baseUrl: string;
   logger: Logger;
 }

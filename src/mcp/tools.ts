@@ -3,8 +3,16 @@
  * one line here (and its module): the server, the server card, the /mcp resource metadata and
  * the mcp-tools skill all read this list.
  */
-
 import type { McpTool } from './tool.ts';
+import { batchUnsubscribe } from './tools/batch-unsubscribe.ts';
 import { analyzeFriction, getGuide, getService, searchServices } from './tools/catalog.ts';
+import { scanInbox } from './tools/scan-inbox.ts';
 
-export const TOOLS: readonly McpTool[] = [searchServices, getService, getGuide, analyzeFriction];
+export const TOOLS: readonly McpTool[] = [
+  scanInbox,
+  batchUnsubscribe,
+  searchServices,
+  getService,
+  getGuide,
+  analyzeFriction,
+];

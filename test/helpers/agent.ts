@@ -41,11 +41,16 @@ export function testClock() {
 
 export async function startAgentApp(
   engine: Engine,
-  o: { sink?: SmtpSink; agent?: AgentOptions; env?: Record<string, string> } & Pick<StartOptions, 'setup'> = {},
+  o: {
+    sink?: SmtpSink;
+    agent?: AgentOptions;
+    env?: Record<string, string>;
+    runtime?: Omit<NonNullable<StartOptions['runtime']>, 'agent' | 'worker'>;
+  } & Pick<StartOptions, 'setup'> = {},
 ): Promise<AgentApp> {
   const env: Record<string, string> = { ...o.env };
   if (o.sink) env.SMTP_URL = `smtp://${SINK_USER}:${SINK_PASSWORD}@127.0.0.1:${o.sink.port}`;
-  const t = await startAppOn(engine, { env, runtime: { worker: false, agent: o.agent }, setup: o.setup });
+  const t = await startAppOn(engine, { env, runtime: { ...o.runtime, worker: false, agent: o.agent }, setup: o.setup });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = t.app.server.address() as AddressInfo;
   return { ...t, origin: `http://127.0.0.1:${port}` };
