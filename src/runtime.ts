@@ -14,13 +14,14 @@ import { type ChannelSettings, DEFAULT_CHANNEL_SETTINGS } from './channel/ws-rou
 import type { Config } from './config.ts';
 import { createGuideService, type GuideService } from './guidance/guide/service.ts';
 import { createLlmClient } from './guidance/llm/index.ts';
-import { createRateLimit, type RateLimit } from './http/rate-limit.ts';
+import { createRateLimit, purgeExpiredRateLimits, type RateLimit } from './http/rate-limit.ts';
 import { DEFAULT_TIMING, type JobQueue, openQueue, type QueueTiming } from './linkcheck/queue.ts';
 import { linkCheckHandler } from './linkcheck/worker.ts';
 import { createOAuthService, type OAuthService } from './oauth/service.ts';
 import { createOutboundGuard, type OutboundGuard } from './outbound/guard.ts';
-import { createScanQuota, type ScanQuota } from './quota/scan-quota.ts';
+import { createScanQuota, purgeFinishedDays, type ScanQuota } from './quota/scan-quota.ts';
 import type { Db } from './storage/index.ts';
+import { type Retention, startRetention } from './storage/retention.ts';
 
 /** Per-client-IP limits of the public API (docs/api.md, "Rate limits"). */
 export const LIMITS = {
@@ -43,6 +44,8 @@ export interface Runtime {
   agent: AgentContext;
   /** the Microsoft sign-in: client, browser sessions (tokens in memory only) */
   oauth: OAuthService;
+  /** hourly deletion of finished quota days and expired rate-limit counters */
+  retention: Retention;
   close(): Promise<void>;
 }
 
@@ -99,6 +102,13 @@ export async function createRuntime(
     { lifetimeMs: channel.lifetimeMs, keepMs: channel.keepMs },
   );
   const oauth = await createOAuthService({ settings: config.oauth, baseUrl: config.baseUrl, db, logger });
+  const retention = startRetention(
+    [
+      { name: 'scan_quota', run: (now) => purgeFinishedDays(db, now) },
+      { name: 'rate_limits', run: (now) => purgeExpiredRateLimits(db, now) },
+    ],
+    logger,
+  );
   return {
     guard,
     guides,
@@ -110,7 +120,9 @@ export async function createRuntime(
     queue,
     agent,
     oauth,
+    retention,
     async close() {
+      await retention.stop();
       sessions.close();
       await oauth.close();
       await agent.close();
