@@ -151,3 +151,17 @@ describe('configuration', () => {
     );
   });
 });
+
+describe('SECURITY_CONTACT', () => {
+  test('defaults to security@ the host of BASE_URL, or localhost for an address literal', () => {
+    assert.equal(loadConfig({ BASE_URL: 'https://optout.example' }).securityContact, 'mailto:security@optout.example');
+    assert.equal(loadConfig({}).securityContact, 'mailto:security@localhost');
+  });
+
+  test('takes a mailto, https or tel URI and refuses anything else', () => {
+    for (const v of ['mailto:sec@example.org', 'https://example.org/report', 'tel:+1-201-555-0123'])
+      assert.equal(loadConfig({ SECURITY_CONTACT: v }).securityContact, v);
+    for (const v of ['sec@example.org', 'http://example.org/report', 'javascript:alert(1)', 'mailto:nobody'])
+      assert.throws(() => loadConfig({ SECURITY_CONTACT: v }), /SECURITY_CONTACT/, v);
+  });
+});

@@ -62,6 +62,11 @@ const EnvSchema = z.object({
       .max(1024 * 1024),
   ),
   SCAN_MAX_SUBSCRIPTIONS: opt(z.coerce.number().int().min(1).max(1_000_000)),
+  OPERATOR_NAME: opt(z.string().max(200)),
+  // RFC 9116 §2.5.3: the Contact field is a URI; mailto, https and tel are the ones a reporter can use.
+  SECURITY_CONTACT: opt(
+    z.string().regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+|tel:\+?[0-9-]+)$/, 'a mailto:, https: or tel: URI'),
+  ),
   LOG_LEVEL: opt(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
   LOG_SLOW_MS: opt(z.coerce.number().int().min(1).max(3_600_000)),
   OAUTH_CLIENT_ID: opt(z.string()),
@@ -149,6 +154,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       /** link-check requests per client IP per minute */
       linkChecksPerIp: e.LINK_CHECKS_PER_IP ?? 30,
     },
+    operatorName: e.OPERATOR_NAME,
+    securityContact: e.SECURITY_CONTACT ?? `mailto:security@${mailDomain(baseUrl)}`,
     logLevel: e.LOG_LEVEL ?? 'info',
     logSlowMs: e.LOG_SLOW_MS ?? 1000,
     oauth: {

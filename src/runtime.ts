@@ -21,14 +21,15 @@ import {
   type HandoffStore,
 } from './handoff/store.ts';
 import { createReadiness, type Readiness } from './health/readiness.ts';
-import { createRateLimit, type RateLimit } from './http/rate-limit.ts';
+import { createRateLimit, purgeExpiredRateLimits, type RateLimit } from './http/rate-limit.ts';
 import { type AttemptLimits, createAttemptLimits } from './limits/attempt-limits.ts';
 import { DEFAULT_TIMING, type JobQueue, openQueue, type QueueTiming } from './linkcheck/queue.ts';
 import { linkCheckHandler, sweepHandler } from './linkcheck/worker.ts';
 import { createOAuthService, type OAuthService } from './oauth/service.ts';
 import { createOutboundGuard, type OutboundGuard } from './outbound/guard.ts';
-import { createScanQuota, type ScanQuota } from './quota/scan-quota.ts';
+import { createScanQuota, purgeFinishedDays, type ScanQuota } from './quota/scan-quota.ts';
 import type { Db } from './storage/index.ts';
+import { type Retention, startRetention } from './storage/retention.ts';
 
 /** Per-client-IP limits of the public API (docs/api.md, "Rate limits"); link checks: LINK_CHECKS_PER_IP. */
 export const LIMITS = {
@@ -57,6 +58,8 @@ export interface Runtime {
   oauth: OAuthService;
   /** what /readyz answers; main.ts drains it on SIGTERM */
   readiness: Readiness;
+  /** hourly deletion of finished quota days and expired rate-limit counters */
+  retention: Retention;
   close(): Promise<void>;
 }
 
@@ -120,6 +123,13 @@ export async function createRuntime(
   const sessions = createSessionStore(sessionDeps, { lifetimeMs: channel.lifetimeMs, keepMs: channel.keepMs });
   const handoffs = createHandoffStore(sessionDeps, { ...DEFAULT_HANDOFF_SETTINGS, ...opts.handoff });
   const oauth = await createOAuthService({ settings: config.oauth, baseUrl: config.baseUrl, db, logger });
+  const retention = startRetention(
+    [
+      { name: 'scan_quota', run: (now) => purgeFinishedDays(db, now) },
+      { name: 'rate_limits', run: (now) => purgeExpiredRateLimits(db, now) },
+    ],
+    logger,
+  );
   return {
     guard,
     guides,
@@ -137,7 +147,9 @@ export async function createRuntime(
     agent,
     oauth,
     readiness: createReadiness(db, logger),
+    retention,
     async close() {
+      await retention.stop();
       sessions.close();
       handoffs.close();
       await oauth.close();

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { createTestDatabase } from '../../test/helpers/postgres.ts';
 import { type Db, openPglite, openPostgres } from '../storage/db.ts';
 import { migrate } from '../storage/migrate.ts';
-import { createRateLimit } from './rate-limit.ts';
+import { createRateLimit, purgeExpiredRateLimits } from './rate-limit.ts';
 
 const spec = { name: 'test', points: 20, durationSeconds: 60 };
 
@@ -50,5 +50,23 @@ describe('rate limits shared through PostgreSQL', () => {
     assert.equal(results.filter(Boolean).length, 20);
     const { rows } = await a.query<{ points: number }>("select points from rate_limits where key = 'test:203.0.113.9'");
     assert.equal(rows[0]?.points, 30);
+  });
+
+  test('the hourly purge deletes counters whose window has ended and keeps running ones', async () => {
+    const limit = createRateLimit(a, { name: 'purge', points: 5, durationSeconds: 60 });
+    await limit.consume('198.51.100.7');
+    await limit.consume('198.51.100.8');
+    const keys = async () =>
+      (await a.query<{ key: string }>("select key from rate_limits where key like 'purge:%' order by key")).rows.map(
+        (r) => r.key,
+      );
+    assert.equal(await purgeExpiredRateLimits(a), 0);
+    assert.deepEqual(await keys(), ['purge:198.51.100.7', 'purge:198.51.100.8']);
+    await a.query("update rate_limits set expire = $1 where key = 'purge:198.51.100.7'", [Date.now() - 1000]);
+    assert.equal(await purgeExpiredRateLimits(a), 1);
+    assert.deepEqual(await keys(), ['purge:198.51.100.8']);
+    // an hour and a minute later every window of a one-minute limit has ended (the other test's too)
+    assert.ok((await purgeExpiredRateLimits(a, new Date(Date.now() + 3_660_000))) >= 1);
+    assert.deepEqual(await keys(), []);
   });
 });

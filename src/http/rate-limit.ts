@@ -65,6 +65,19 @@ export function createRateLimit(db: Db, spec: LimitSpec): RateLimit {
   };
 }
 
+/**
+ * Counters whose window has ended are useless: rate-limiter-flexible's own timed cleanup is
+ * off (clearExpiredByTimeout: false, one timer per limiter per instance), so this deletes them
+ * instead, hourly (src/storage/retention.ts). `expire` is the window's end in epoch ms.
+ */
+export async function purgeExpiredRateLimits(db: Db, now = new Date()): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    'with gone as (delete from rate_limits where expire < $1 returning 1) select count(*)::int as n from gone',
+    [now.getTime()],
+  );
+  return rows[0]?.n ?? 0;
+}
+
 /** Fastify preHandler: counts the request against the client IP, sets headers, refuses with 429. */
 export function rateLimited(limit: RateLimit) {
   return async (req: FastifyRequest, reply: FastifyReply) => {

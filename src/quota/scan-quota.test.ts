@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { createTestDatabase } from '../../test/helpers/postgres.ts';
 import { type Db, openPglite, openPostgres } from '../storage/db.ts';
 import { migrate } from '../storage/migrate.ts';
-import { createScanQuota } from './scan-quota.ts';
+import { createScanQuota, purgeFinishedDays } from './scan-quota.ts';
 
 describe('scan quota', () => {
   let db: Db;
@@ -40,6 +40,30 @@ describe('scan quota', () => {
     for (const r of rows) {
       assert.match(r.mailbox_hmac, /^[0-9a-f]{64}$/);
       assert.ok(!r.mailbox_hmac.includes('private'));
+    }
+  });
+});
+
+describe('scan quota retention', () => {
+  test('rows of finished UTC days are deleted; the current day is kept and still counts', async () => {
+    const db = await openPglite(undefined);
+    try {
+      await migrate(db);
+      const q = await createScanQuota(db, 3);
+      await q.take('a@example.com', new Date('2026-11-21T23:59:00Z'));
+      await q.take('a@example.com', new Date('2026-11-22T00:01:00Z'));
+      await q.take('b@example.com', new Date('2026-11-22T10:00:00Z'));
+      const now = new Date('2026-11-22T12:00:00Z');
+      assert.equal(await purgeFinishedDays(db, now), 1);
+      const { rows } = await db.query<{ day: string }>("select to_char(day, 'YYYY-MM-DD') as day from scan_quota");
+      assert.deepEqual(
+        rows.map((r) => r.day),
+        ['2026-11-22', '2026-11-22'],
+      );
+      assert.equal((await q.status('a@example.com', now)).scans_left, 2);
+      assert.equal(await purgeFinishedDays(db, new Date('2026-11-23T00:30:00Z')), 2);
+    } finally {
+      await db.close();
     }
   });
 });

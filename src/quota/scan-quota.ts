@@ -25,6 +25,18 @@ const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 const nextMidnight = (d: Date) =>
   new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1)).toISOString();
 
+/**
+ * A day's counts matter only until that UTC day ends: rows of earlier days are deleted
+ * (src/storage/retention.ts runs this hourly), so a keyed hash lives at most about a day.
+ */
+export async function purgeFinishedDays(db: Db, now = new Date()): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    'with gone as (delete from scan_quota where day < $1 returning 1) select count(*)::int as n from gone',
+    [utcDay(now)],
+  );
+  return rows[0]?.n ?? 0;
+}
+
 export async function createScanQuota(db: Db, limit: number): Promise<ScanQuota> {
   const secret = await serverSecret(db, 'scan-quota-hmac');
   const key = (email: string) => createHmac('sha256', secret).update(email.trim().toLowerCase()).digest('hex');

@@ -20,7 +20,7 @@ export interface Asset {
 
 const ASSET_DIR = join(import.meta.dirname, 'assets');
 /** Stylesheets in cascade order; served together as site.css. */
-const CSS_FILES = ['base.css', 'layout.css', 'components.css', 'tool.css', 'service.css', 'prose.css'];
+const CSS_FILES = ['base.css', 'layout.css', 'components.css', 'tool.css', 'service.css', 'prose.css', 'trust.css'];
 /** Browser entries under src/web/client/, served as one module each. */
 export const SCRIPTS: Record<string, string> = { 'tool.js': 'tool/main.ts', 'service.js': 'service/main.ts' };
 

@@ -70,8 +70,8 @@ function headerHtml(section: Section | undefined): SafeHtml {
 }
 
 const FOOTER = html`<footer class="site-footer"><div class="wrap">
-<p><strong>optout</strong> reads a mailbox for a moment to find list senders, and explains how to cancel paid services. Passwords and mail stay in memory for one session (an hour at most); nothing about a mailbox is stored.</p>
-<ul class="footer-links"><li><a href="/services">Cancellation guides</a></li><li><a href="/blog/">Blog</a></li><li><a href="/blog/feed.xml">Atom feed</a></li><li><a href="/docs">API reference</a></li></ul>
+<p><strong>optout</strong> reads a mailbox for a moment to find list senders, and explains how to cancel paid services. Your password and mail stay in the server’s memory for one session (an hour at most); the only thing kept about a mailbox is a keyed hash of its address for the daily scan limit, deleted when the day ends.</p>
+<nav aria-label="Footer"><ul class="footer-links"><li><a href="/privacy">Privacy</a></li><li><a href="/security">Security</a></li><li><a href="/about">About</a></li><li><a href="/services">Cancellation guides</a></li><li><a href="/blog/">Blog</a></li><li><a href="/blog/feed.xml">Atom feed</a></li><li><a href="/docs">API reference</a></li></ul></nav>
 </div></footer>`;
 
 export function renderPage(o: PageOptions): string {

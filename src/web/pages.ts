@@ -14,6 +14,7 @@ import { docsPage } from './docs-page.ts';
 import { seoRoutes } from './seo.ts';
 import { serviceRoutes } from './services/routes.ts';
 import { toolRoutes } from './tool/home-page.ts';
+import { trustRoutes } from './trust/routes.ts';
 
 export interface WebDeps {
   config: Config;
@@ -29,5 +30,6 @@ export async function webRoutes(app: FastifyInstance, deps: WebDeps) {
   toolRoutes(app, deps.config);
   serviceRoutes(app, deps);
   blogRoutes(app, { config: deps.config, blog });
+  trustRoutes(app, { config: deps.config, services: deps.catalog.entries.length });
   seoRoutes(app, { config: deps.config, catalog: deps.catalog, blog });
 }

@@ -16,6 +16,9 @@ export function sitemapXml(config: Config, catalog: Catalog, blog: Blog): string
     { loc: `${base}/services` },
     ...catalog.entries.map((e) => ({ loc: `${base}/services/${e.record.slug}` })),
     { loc: `${base}/blog/`, lastmod: newest },
+    { loc: `${base}/privacy` },
+    { loc: `${base}/security` },
+    { loc: `${base}/about` },
     ...blog.articles.map((a) => ({ loc: `${base}/blog/${a.slug}/`, lastmod: a.updated })),
   ];
   const body = urls

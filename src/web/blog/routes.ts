@@ -55,7 +55,7 @@ function articlePage(config: Config, blog: Blog, a: Article): string {
 <header class="article-head"><h1>${a.title}</h1><p class="lead">${a.description}</p>${dates(a)}</header>
 <div class="prose">${trusted(a.html)}</div>
 <aside class="cta" aria-labelledby="cta-title"><h2 id="cta-title">Clean up your inbox in one pass</h2>
-<p>optout finds every mailing list in your mailbox, shows how much of it you read, and unsubscribes from the ones you pick. Your password is used for that scan only and never stored.</p>
+<p>optout finds every mailing list in your mailbox, shows how much of it you read, and unsubscribes from the ones you pick. Your password stays in our server’s memory for that session only and is never stored (<a href="/privacy">what is kept</a>).</p>
 <p><a class="button" href="/">Scan my inbox</a></p></aside>
 </article>
 <section class="more" aria-labelledby="more-title"><h2 id="more-title">More from the blog</h2>

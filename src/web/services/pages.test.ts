@@ -186,7 +186,7 @@ describe('/services/{slug}', () => {
 });
 
 describe('/sitemap.xml', () => {
-  test('is well-formed and lists home, the services index, every service and the blog', async () => {
+  test('is well-formed and lists home, the services index, every service, the blog and the trust pages', async () => {
     const res = await get('/sitemap.xml');
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /^application\/xml/);
@@ -200,8 +200,11 @@ describe('/sitemap.xml', () => {
       '/blog/',
       '/blog/how-to-unsubscribe-all-emails/',
       '/blog/unsubscribe-tool-alternatives/',
+      '/privacy',
+      '/security',
+      '/about',
     ])
       assert.ok(locs.includes(`${BASE}${u}`), u);
-    assert.equal(locs.length, t.catalog.entries.length + 2 + 1 + 5);
+    assert.equal(locs.length, t.catalog.entries.length + 2 + 1 + 5 + 3);
   });
 });
