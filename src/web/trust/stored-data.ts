@@ -48,6 +48,19 @@ export const STORED_TABLES: readonly StoredTable[] = [
     kept: 'Replaced by the next check.',
   },
   {
+    name: 'link_state',
+    what: 'The latest check of every link in each service’s record (its website, cancellation page, help articles and sources), shown on the service page.',
+    personal: null,
+    kept: 'Replaced by the next check of that link.',
+  },
+  {
+    name: 'ws_leases',
+    what: 'Which inbox-tool connections are open right now, so one client cannot hold more than a few at once across every server of this site.',
+    personal:
+      'The client is known only by a keyed hash of its IP address (HMAC-SHA-256 under a secret of this server), never the address itself. Nothing about the mailbox.',
+    kept: 'While the connection is open; a lease its server did not renew lapses within minutes and is deleted at the next connection from that client.',
+  },
+  {
     name: 'link_checks',
     what: 'Every check of a service’s cancellation page: the address checked, the HTTP status, redirects, a hash of the page and the time.',
     personal: null,
