@@ -62,6 +62,9 @@ export async function createConnectionLeases(
   }
 
   const held = new Set<string>(); // lease ids of this instance, renewed together
+  // Releases of this instance still being written: a reconnect right after a close must not
+  // be counted against the lease it just gave back.
+  const releasing = new Set<Promise<unknown>>();
   const renew = setInterval(() => {
     if (held.size === 0) return;
     db.query(`update ws_leases set expires_at = now() + make_interval(secs => $2) where id = any($1)`, [
@@ -76,6 +79,7 @@ export async function createConnectionLeases(
     async acquire(ip) {
       const key = keyOf(ip);
       const id = randomUUID();
+      if (releasing.size > 0) await Promise.all(releasing);
       let granted: boolean;
       try {
         granted = await db.transaction(async (tx) => {
@@ -103,7 +107,11 @@ export async function createConnectionLeases(
           if (done) return;
           done = true;
           held.delete(id);
-          db.query('delete from ws_leases where id = $1', [id]).catch(() => {}); // else it lapses
+          const gone: Promise<unknown> = db
+            .query('delete from ws_leases where id = $1', [id])
+            .catch(() => {}) // else it lapses
+            .finally(() => releasing.delete(gone));
+          releasing.add(gone);
         },
       };
     },

@@ -61,7 +61,12 @@ export async function watchedPage(context: BrowserContext): Promise<Watched> {
     if (m.type() === 'error' || m.type() === 'warning') problems.push(`console.${m.type()}: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('requestfailed', (r) => problems.push(`requestfailed: ${r.url()} ${r.failure()?.errorText ?? ''}`));
+  page.on('requestfailed', (r) => {
+    const why = r.failure()?.errorText ?? '';
+    // a load cut short because the page navigated on (a favicon, say) is not a fault of the page
+    if (why === 'net::ERR_ABORTED') return;
+    problems.push(`requestfailed: ${r.url()} ${why}`);
+  });
   page.on('response', (r) => {
     if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
   });

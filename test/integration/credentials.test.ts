@@ -33,6 +33,8 @@ async function* files(dir: string, since: number, skip: string[]): AsyncGenerato
   for (const e of entries) {
     const p = join(dir, e.name);
     if (skip.some((s) => p.startsWith(s))) continue;
+    // a copy of this very file (a checkout under /tmp) holds the sentinels by definition
+    if (e.name === 'credentials.test.ts') continue;
     if (e.isDirectory()) yield* files(p, since, skip);
     else if (e.isFile()) {
       const st = await stat(p).catch(() => null);
