@@ -35,7 +35,7 @@ export interface MailboxSource {
 export interface CollectLimits {
   /** bodies read per service, newest first */
   perService: number;
-  /** header fields fetched per folder, newest first */
+  /** search hits whose header fields are fetched per folder, newest first */
   maxHeaders: number;
   /** bytes of a message read at most */
   maxBytes: number;
@@ -43,7 +43,10 @@ export interface CollectLimits {
   batch: number;
 }
 
-export const DEFAULT_LIMITS: CollectLimits = { perService: 12, maxHeaders: 2000, maxBytes: 256 * 1024, batch: 10 };
+export const DEFAULT_LIMITS: CollectLimits = { perService: 12, maxHeaders: 20_000, maxBytes: 256 * 1024, batch: 10 };
+
+/** UIDs per header FETCH (each a bounded command; the scan uses batches of this size too). */
+const HEADER_BATCH = 500;
 
 export interface Collected {
   /** slug → its billing messages with their dates */
@@ -159,14 +162,12 @@ async function candidatesIn(
     const query = from.length === 1 ? { ...from[0]! } : { or: from };
     const hits = await client.search(source.since ? { ...query, since: source.since } : query, { uid: true });
     if (!Array.isArray(hits) || hits.length === 0) return [];
+    // Every hit's header fields (a shop's order mail must not crowd out another service's
+    // receipts), up to maxHeaders of the newest; each service's newest are chosen afterwards.
     const newest = hits.sort((a, b) => b - a).slice(0, maxHeaders);
     const parse = createHeaderParser({ memo: false });
     const out: Candidate[] = [];
-    for await (const msg of client.fetch(
-      sequenceSet([...newest].sort((a, b) => a - b)),
-      { uid: true, internalDate: true, headers: HEADER_FIELDS },
-      { uid: true },
-    )) {
+    const take = (msg: Fetched) => {
       const p = parse({
         uid: msg.uid,
         mailbox: path,
@@ -176,12 +177,12 @@ async function candidatesIn(
       });
       const address = p?.from?.address ?? '';
       const service = senders.match(address.slice(address.lastIndexOf('@') + 1));
-      if (!p || !service || p.auth.dkim === 'fail' || p.auth.dmarc === 'fail') continue;
+      if (!p || !service || p.auth.dkim === 'fail' || p.auth.dmarc === 'fail') return;
       const received = msg.internalDate ? new Date(msg.internalDate) : null;
       const date = p.date ?? received;
-      if (!date || Number.isNaN(date.getTime())) continue;
-      if (date.getTime() > source.until.getTime() + DAY_MS) continue;
-      if (source.since && date < source.since) continue;
+      if (!date || Number.isNaN(date.getTime())) return;
+      if (date.getTime() > source.until.getTime() + DAY_MS) return;
+      if (source.since && date < source.since) return;
       out.push({
         path,
         uid: msg.uid,
@@ -191,10 +192,25 @@ async function candidatesIn(
         listed: Boolean(p.methods.one_click || p.methods.http.length || p.methods.mailto.length),
         messageId: p.messageId,
       });
-    }
+    };
+    for (let i = 0; i < newest.length; i += HEADER_BATCH)
+      await headersOf(client, newest.slice(i, i + HEADER_BATCH), take);
     return out;
   } finally {
     lock.release();
+  }
+}
+
+type Fetched = { uid: number; internalDate?: Date | string; headers?: Buffer };
+
+/** The header fields of some UIDs; only CPU work inside the FETCH loop (postalsys/imapflow#159). */
+async function headersOf(client: ImapFlow, uids: number[], each: (msg: Fetched) => void): Promise<void> {
+  for await (const msg of client.fetch(
+    sequenceSet([...uids].sort((a, b) => a - b)),
+    { uid: true, internalDate: true, headers: HEADER_FIELDS },
+    { uid: true },
+  )) {
+    each(msg);
   }
 }
 

@@ -81,6 +81,8 @@ export const SYMBOLS: readonly (readonly [symbol: string, currency: string])[] =
   ['Kč', 'CZK'],
   ['Ft', 'HUF'],
   ['лв', 'BGN'],
+  ['Rs.', 'INR'],
+  ['Rs', 'INR'],
 ];
 
 /** Symbols shared by several currencies: the currency they mean when the message names none. */

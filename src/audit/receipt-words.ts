@@ -27,7 +27,7 @@ export const PAST_TEXT = u(
 
 /** A charge still to come (a renewal notice, a trial ending). */
 export const UPCOMING = u(
-  /\b(?:will (?:be (?:charged|billed)|renew|automatically renew)|(?:auto-?)?renews? (?:on|at|for|automatically)|renewal (?:date|price|amount|notice|reminder)|upcoming (?:payment|charge|renewal)|next (?:payment|charge|billing(?: date)?|bill|invoice)|is about to renew|wird (?:\S+ ){0,4}(?:abgebucht|verlängert)|verlängert sich|sera (?:prélevé|débité|renouvelé)|se renouvelle|se renovará|será cobrado|verrà addebitato|si rinnoverà)\b/,
+  /\b(?:(?:will|['’]ll) (?:be (?:charged|billed)|renew|automatically renew)|(?:auto-?)?renews? (?:on|at|for|automatically)|renewal (?:date|price|amount|notice|reminder)|upcoming (?:payment|charge|renewal)|next (?:payment|charge|billing(?: date)?|bill|invoice)|is about to renew|wird (?:\S+ ){0,4}(?:abgebucht|verlängert)|verlängert sich|sera (?:prélevé|débité|renouvelé)|se renouvelle|se renovará|será cobrado|verrà addebitato|si rinnoverà)\b/,
 );
 
 export const UPCOMING_SUBJECT = u(
@@ -70,5 +70,5 @@ export const PROMO_BEFORE = u(
 );
 /** Words right after an amount that make it an offer ("$5 off", "€10 credit"). */
 export const PROMO_AFTER = u(
-  /^\s*(?:off|discount|savings?|back|credit|or more|and up|value|rabatt|günstiger|de réduction|de remise|de descuento|di sconto|\+|%)/,
+  /^\s*(?:off|discount|savings?|back|credit|or more|and up|value|rabatt|günstiger|de réduction|de remise|de descuento|di sconto|\+(?!\s*(?:applicable\s+)?(?:tax|taxes|vat|mwst|gst|tva|iva)\b)|%)/,
 );

@@ -157,3 +157,28 @@ describe('receipts: what is never counted as spend', () => {
     assert.deepEqual(r, { kind: null, why: 'other_service' });
   });
 });
+
+describe('receipts: wordings seen in the wild', () => {
+  test('"+ tax" after a price is not an offer', () => {
+    const r = read('Your Netflix receipt', 'Netflix Standard plan, monthly: $15.49 + tax');
+    assert.deepEqual(r, { kind: 'charge', amount: { minor: 1549, currency: 'USD' }, period: 'P1M' });
+  });
+
+  test('a trial: the zero charge today is not the price; the price after the trial is', () => {
+    const r = read(
+      'Welcome to Netflix',
+      'Your free trial has started.\nTotal due today: $0.00\nAfter your trial you’ll be charged $15.49/month.',
+    );
+    assert.deepEqual(r, { kind: 'upcoming', amount: { minor: 1549, currency: 'USD' }, period: 'P1M' });
+  });
+
+  test('a membership fee line without any other amount', () => {
+    const r = read('Your Amazon Prime receipt', 'Amazon Prime membership fee: $14.99', prime);
+    assert.deepEqual(r, { kind: 'charge', amount: { minor: 1499, currency: 'USD' }, period: null });
+  });
+
+  test('rupees written Rs.', () => {
+    const r = read('Your Netflix invoice', 'Netflix Mobile plan\nAmount paid: Rs. 149');
+    assert.deepEqual(r, { kind: 'charge', amount: { minor: 14900, currency: 'INR' }, period: null });
+  });
+});

@@ -90,13 +90,15 @@ export function readReceipt(input: { subject: string | null; text: string; servi
       weighed++;
       const judged = judge(lowerLines, i, money);
       if (judged === 'offer') offerLines.add(i);
-      else if (judged !== 'part') candidates.push({ money, label: judged, line: i });
+      // a zero total is a trial's first day, not what the service costs
+      else if (judged !== 'part' && money.minor > 0) candidates.push({ money, label: judged, line: i });
     }
   }
   // The text without offers: where recurrence and periods are looked for.
   const plainLines = lowerLines.map((l, i) => (offerLines.has(i) || PROMO_CLAUSE.test(l) ? '' : l));
   const plain = plainLines.join('\n');
-  if (!RECURRING.test(subject) && !RECURRING.test(plain)) return { kind: null, why: 'not_recurring' };
+  const recurs = RECURRING.test(subject) || RECURRING.test(plain) || periodsIn(plain).length > 0;
+  if (!recurs) return { kind: null, why: 'not_recurring' };
 
   const chosen = choose(candidates);
   const kind = kindOf(subject, plain, chosen?.label ?? null);

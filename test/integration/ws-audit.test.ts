@@ -55,9 +55,9 @@ after(async () => {
   await dovecot?.stop();
 });
 
-async function scanned(): Promise<{ ws: WsClient; done: Msg; subs: Msg[] }> {
+async function scanned(): Promise<{ ws: WsClient; done: Msg; subs: Msg[]; session: string }> {
   const ws = await connectWs(wsUrl, ORIGIN);
-  await ws.next('ready');
+  const ready = await ws.next('ready');
   ws.send({
     type: 'scan',
     provider: 'custom',
@@ -71,13 +71,13 @@ async function scanned(): Promise<{ ws: WsClient; done: Msg; subs: Msg[] }> {
   const done = await ws.next('done', 60_000);
   const subs = new Map<string, Msg>();
   for (const m of ws.all('subscription')) subs.set(m.subscription.id, m.subscription);
-  return { ws, done, subs: [...subs.values()] };
+  return { ws, done, subs: [...subs.values()], session: ready.session };
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 describe('the audit over /ws', () => {
-  let first: { ws: WsClient; done: Msg; subs: Msg[] };
+  let first: Awaited<ReturnType<typeof scanned>>;
   let audit: Msg;
 
   before(async () => {
@@ -174,6 +174,15 @@ describe('the audit over /ws', () => {
     first.ws.send({ type: 'audit' });
     const again = await first.ws.next('audit', 30_000);
     assert.deepEqual(again.audit, audit);
+  });
+
+  test('a connection that resumes the session gets the audit again', async () => {
+    const ws = await connectWs(wsUrl, ORIGIN);
+    await ws.next('ready');
+    ws.send({ type: 'resume', session: first.session });
+    await ws.next('resumed');
+    assert.deepEqual((await ws.next('audit')).audit, audit);
+    await ws.close();
   });
 
   test('nothing of the receipts is logged', () => {
