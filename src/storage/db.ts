@@ -5,6 +5,7 @@
  */
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { createFromImage, readImage } from './image.ts';
 
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
@@ -25,16 +26,23 @@ export interface Db extends Queryable {
 }
 
 /**
- * PGlite's own start parameters plus a smaller buffer cache. Its default, PostgreSQL's 128 MB of
+ * PGlite's own start parameters plus a small buffer cache. Its default, PostgreSQL's 128 MB of
  * shared_buffers, lives in the WebAssembly heap and so in the process's RSS; optout's tables
- * (the catalog's state rows, the job queue) fit in a few MB. 16 MB takes the idle service on an
- * existing data dir from ~430 to ~300 MB RSS (docs/benchmarks.md, bench/api).
+ * (the catalog's state rows, the job queue, agent registrations) fit in a few MB, and their pages
+ * stay in the operating system's file cache anyway. 16 MB took the idle service on an existing
+ * data dir from ~430 to ~300 MB RSS; 2 MB takes ~15 MB more off (docs/benchmarks.md).
  */
-const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=2MB'];
 
 export async function openPglite(dir: string | undefined): Promise<Db> {
+  // A new database is unpacked from the prepared image rather than made by initdb (image.ts).
+  const image = await readImage();
+  if (dir) await createFromImage(dir, image);
   // memory:// when no dir: used by unit tests that want a throwaway database.
-  const lite = await PGlite.create(dir ?? 'memory://', { startParams: PGLITE_START_PARAMS });
+  const lite = await PGlite.create(dir ?? 'memory://', {
+    startParams: PGLITE_START_PARAMS,
+    ...(!dir && image ? { loadDataDir: new Blob([image]) } : {}),
+  });
   const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
       const r = await q.query<T>(sql, params as unknown[]);
