@@ -76,6 +76,7 @@ export async function buildApp({ config, catalog, logger, runtime }: AppDeps): P
   await app.register(channelRoutes, {
     config,
     sessions: runtime.sessions,
+    live: runtime.live,
     dailyLimit: runtime.quota.limit,
     settings: runtime.channel,
     oauth: runtime.oauth,

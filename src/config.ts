@@ -67,6 +67,7 @@ const EnvSchema = z.object({
   SECURITY_CONTACT: opt(
     z.string().regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+|tel:\+?[0-9-]+)$/, 'a mailto:, https: or tel: URI'),
   ),
+  DRAIN_SECONDS: opt(z.coerce.number().int().min(0).max(600)),
   LOG_LEVEL: opt(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
   LOG_SLOW_MS: opt(z.coerce.number().int().min(1).max(3_600_000)),
   OAUTH_CLIENT_ID: opt(z.string()),
@@ -156,6 +157,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     operatorName: e.OPERATOR_NAME,
     securityContact: e.SECURITY_CONTACT ?? `mailto:security@${mailDomain(baseUrl)}`,
+    /** SIGTERM: how long running scans and unsubscribe batches get to finish (docs/deploy.md) */
+    drainMs: (e.DRAIN_SECONDS ?? 20) * 1000,
     logLevel: e.LOG_LEVEL ?? 'info',
     logSlowMs: e.LOG_SLOW_MS ?? 1000,
     oauth: {

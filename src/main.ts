@@ -1,7 +1,10 @@
 /**
  * Starts optout: config → logger → catalog and storage (migrated), side by side → app → listen.
- * SIGTERM/SIGINT: stop accepting, let in-flight requests finish, then close the
- * database (PGlite must be closed cleanly or its directory can corrupt).
+ * SIGTERM/SIGINT drain first (docs/deploy.md, "Shutting down"): /readyz turns 503 and new /ws
+ * connections are refused at once; running scans and unsubscribe batches get DRAIN_SECONDS to
+ * finish and report; each /ws client is told SERVER_RESTARTING and closed with 1012. Then stop
+ * accepting, let in-flight requests finish, and close the database (PGlite must be closed
+ * cleanly or its directory can corrupt).
  */
 import module from 'node:module';
 
@@ -17,6 +20,7 @@ const [
   { createLogger },
   { createRuntime },
   { openStorage },
+  { STOP_GRACE_MS },
 ] = await Promise.all([
   import('./app.ts'),
   import('./catalog/load.ts'),
@@ -25,9 +29,11 @@ const [
   import('./log.ts'),
   import('./runtime.ts'),
   import('./storage/index.ts'),
+  import('./channel/drain.ts'),
 ]);
 
-const SHUTDOWN_GRACE_MS = 10_000;
+/** after the drain: closing the app, the runtime and the database */
+const CLOSE_GRACE_MS = 10_000;
 
 async function main() {
   // Start-up phases, in ms, reported on the "listening" line: where a slow start goes.
@@ -69,13 +75,19 @@ async function main() {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
-    const timer = setTimeout(() => {
-      logger.error('shutdown took too long; exiting');
-      process.exit(1);
-    }, SHUTDOWN_GRACE_MS);
+    logger.info({ signal, drain_ms: config.drainMs }, 'shutting down');
+    const timer = setTimeout(
+      () => {
+        logger.error('shutdown took too long; exiting');
+        process.exit(1);
+      },
+      config.drainMs + STOP_GRACE_MS + CLOSE_GRACE_MS,
+    );
     timer.unref();
     try {
+      runtime.readiness.drain();
+      const drained = await runtime.live.drain(config.drainMs);
+      logger.info(drained, 'drained');
       await app.close();
       await runtime.close();
       await db.close();

@@ -8,6 +8,7 @@ import { type AgentContext, type AgentOptions, createAgentContext } from './agen
 import { auditCatalog } from './audit/senders.ts';
 import type { Catalog } from './catalog/load.ts';
 import { createServiceStates, type ServiceStates } from './catalog/states.ts';
+import { createLiveConnections, type LiveConnections } from './channel/drain.ts';
 import { serviceMatcher } from './channel/service-match.ts';
 import { createSessionStore, type SessionStore } from './channel/session-store.ts';
 import { type ChannelSettings, DEFAULT_CHANNEL_SETTINGS } from './channel/ws-route.ts';
@@ -50,6 +51,8 @@ export interface Runtime {
   sessions: SessionStore;
   /** scans for agents: the person signs in on a connect page, the agent reads the results (src/handoff/) */
   handoffs: HandoffStore;
+  /** the open /ws connections; drained on SIGTERM (main.ts) */
+  live: LiveConnections;
   /** link-check state of every service, in memory for the catalog API */
   states: ServiceStates;
   /** agent registration: store, mailer, revocation bus, limits (src/agent/) */
@@ -143,6 +146,7 @@ export async function createRuntime(
       linkCheck: createRateLimit(db, { ...LIMITS.linkCheck, points: config.limits.linkChecksPerIp }),
     },
     attempts,
+    live: createLiveConnections(sessions),
     queue,
     agent,
     oauth,

@@ -5,7 +5,7 @@
  * each code is keyed by this type, so a new code cannot go unexplained.
  *
  * The connection closes by itself only for the reasons in WS_CLOSE; of the `error`s, only
- * SESSION_ENDED and TOO_MANY_CONNECTIONS come with a close.
+ * SESSION_ENDED, TOO_MANY_CONNECTIONS and SERVER_RESTARTING come with a close.
  */
 
 export interface WsErrorEntry {
@@ -86,6 +86,11 @@ export const WS_ERRORS = {
     meaning: 'this client’s network has as many /ws connections open as allowed; `retry_after`',
     connection: 'closes',
   },
+  SERVER_RESTARTING: {
+    meaning:
+      'the server is shutting down: everything it did was reported; reconnect (another instance answers) and scan again',
+    connection: 'closes',
+  },
   INTERNAL: { meaning: 'a bug on our side', connection: 'stays' },
 } as const satisfies Record<string, WsErrorEntry>;
 
@@ -94,9 +99,10 @@ export const WS_ERROR_CODES = Object.keys(WS_ERRORS) as [WsErrorCode, ...WsError
 
 /**
  * Why the server closes a connection (RFC 6455 §7.4.1: 1000 normal closure, 1009 message too
- * big; 4000–4999 are the application's own, §7.4.2). After `idle` the session is kept like
- * after any dropped connection; after `ended` it is gone; after `replaced` another connection
- * resumed it.
+ * big; 4000–4999 are the application's own, §7.4.2; 1012 service restart is registered with
+ * IANA's WebSocket Close Code Number Registry). After `idle` the session is kept like after any
+ * dropped connection; after `ended` it is gone; after `replaced` another connection resumed it;
+ * after `restart` (SERVER_RESTARTING) this instance is going away with the session's sign-in.
  */
 export const WS_CLOSE = {
   idle: { code: 1000, reason: 'idle' },
@@ -105,4 +111,5 @@ export const WS_CLOSE = {
   tooLarge: { code: 1009, reason: '' },
   // 1013 "Try Again Later" (IANA WebSocket Close Code Number Registry)
   tooMany: { code: 1013, reason: 'too many connections' },
+  restart: { code: 1012, reason: 'service restart' },
 } as const;

@@ -25,6 +25,8 @@ export interface SessionStore {
   /** Nobody drives the session any more: kept `keepMs` when it holds work, else ended now. */
   release(session: ScanSession): void;
   readonly size: number;
+  /** The sessions running a scan or an unsubscribe batch now, with a connection or without. */
+  busy(): ScanSession[];
   /** Ends every session (shutdown). */
   close(): void;
 }
@@ -83,6 +85,9 @@ export function createSessionStore(deps: SessionDeps, limits: SessionLimits): Se
     },
     get size() {
       return entries.size;
+    },
+    busy() {
+      return [...entries.values()].map((e) => e.session).filter((s) => s.running !== null);
     },
     close() {
       for (const id of [...entries.keys()]) end(id, 'closed');

@@ -80,6 +80,10 @@ export interface ScanSession {
   /** The frequency and cost audit of the last scan: `progress` (phase audit), then `audit`. */
   audit(): Promise<void>;
   cancel(): void;
+  /** Stops what runs, as `cancel` does but silently; `why` is the reason work not started reports. */
+  stop(why: string): void;
+  /** Resolves once nothing runs (at once when nothing does). */
+  settled(): Promise<void>;
   /** Stops what runs and drops credentials, results and journal; idempotent. */
   end(why: 'expired' | 'lifetime' | 'closed'): void;
 }
@@ -98,6 +102,7 @@ export function createScanSession(deps: SessionDeps, id: string, expiresAt: Date
   let batchDone: UnsubscribeDoneMessage | null = null;
   // The last complete audit, for the scan it covers: asked again, it is sent again as it was.
   let audited: { of: LastScan; msg: AuditResultMessage } | null = null;
+  const waiters: (() => void)[] = [];
 
   const toOwner = (msg: ServerMessage) => {
     if (!ended) owner?.send(msg);
@@ -133,6 +138,7 @@ export function createScanSession(deps: SessionDeps, id: string, expiresAt: Date
       if (work === controller) {
         running = null;
         work = null;
+        for (const w of waiters.splice(0)) w();
       }
       progress = null;
     }
@@ -281,12 +287,19 @@ export function createScanSession(deps: SessionDeps, id: string, expiresAt: Date
       if (work) work.abort();
       else error('INVALID_MESSAGE', 'cancel: nothing is running');
     },
+    stop(why) {
+      work?.abort(why);
+    },
+    settled() {
+      return running ? new Promise<void>((r) => waiters.push(r)) : Promise.resolve();
+    },
     end(why) {
       if (ended) return;
       const o = owner;
       ended = true;
       owner = null;
       work?.abort();
+      for (const w of waiters.splice(0)) w();
       last = null;
       subs.clear();
       results.clear();

@@ -8,6 +8,7 @@ import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { WebSocket } from 'ws';
 import { OAUTH_PROVIDER } from '../mailbox/providers.ts';
 import type { OAuthAccount } from '../oauth/account.ts';
+import type { LiveConnections } from './drain.ts';
 import { ClientMessage, describeIssues, PROTOCOL_VERSION, type ServerMessage, WS_CLOSE } from './protocol.ts';
 import type { ScanSession, SessionOwner } from './session.ts';
 import type { SessionStore } from './session-store.ts';
@@ -30,6 +31,8 @@ export function driveConnection(
     account: () => OAuthAccount | null;
     /** the client's IP (Fastify's request.ip): the attempt limits count per client */
     ip: string;
+    /** every open connection, for a graceful shutdown (drain.ts) */
+    live: LiveConnections;
   },
 ): void {
   const { store, settings, log } = ctx;
@@ -47,6 +50,17 @@ export function driveConnection(
   };
   let session: ScanSession = store.open();
   session.attach(owner);
+  const live = ctx.live.add({
+    session: () => session,
+    restart() {
+      send({
+        type: 'error',
+        code: 'SERVER_RESTARTING',
+        message: 'The server is restarting. Reconnect to continue; a scan may need to be run again.',
+      });
+      socket.close(WS_CLOSE.restart.code, WS_CLOSE.restart.reason);
+    },
+  });
 
   let idle: NodeJS.Timeout | undefined;
   let closed = false;
@@ -117,6 +131,15 @@ export function driveConnection(
       return;
     }
     const m = parsed.data;
+    // Shutting down: no new work starts here (what runs is left to finish, drain.ts).
+    if (
+      ctx.live.draining &&
+      (m.type === 'scan' || m.type === 'unsubscribe' || m.type === 'audit') &&
+      !session.running
+    ) {
+      live.restart();
+      return;
+    }
     if (m.type === 'quota') await session.quota(m.email);
     else if (m.type === 'scan') await session.scan(m, m.provider === OAUTH_PROVIDER.id ? ctx.account() : null, client);
     else if (m.type === 'unsubscribe') await session.unsubscribe(m, client);
@@ -142,6 +165,7 @@ export function driveConnection(
   });
   socket.on('close', () => {
     closed = true;
+    live.remove();
     clearTimeout(idle);
     clearInterval(pinger);
     if (session.detach(owner)) store.release(session);

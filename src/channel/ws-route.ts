@@ -11,6 +11,7 @@ import type { Config } from '../config.ts';
 import type { ConnectionLeases, Lease } from '../limits/connection-leases.ts';
 import type { OAuthService } from '../oauth/service.ts';
 import { readCookie } from '../oauth/sessions.ts';
+import type { LiveConnections } from './drain.ts';
 import { type ServerMessage, WS_CLOSE } from './protocol.ts';
 import type { SessionStore } from './session-store.ts';
 import { driveConnection } from './ws-connection.ts';
@@ -49,6 +50,8 @@ export interface ChannelOptions {
   oauth: Pick<OAuthService, 'sessions' | 'cookies'>;
   /** concurrent connections per client IP (src/limits/connection-leases.ts) */
   connections: ConnectionLeases;
+  /** open connections, and whether the instance is shutting down (drain.ts) */
+  live: LiveConnections;
 }
 
 export async function channelRoutes(app: FastifyInstance, opts: ChannelOptions) {
@@ -74,6 +77,14 @@ export async function channelRoutes(app: FastifyInstance, opts: ChannelOptions) 
       websocket: true,
       schema: { hide: true },
       preValidation: async (req, reply) => {
+        // Shutting down: a balancer that retries on 503 (docs/deploy.md) opens it on another instance.
+        if (opts.live.draining) {
+          await reply
+            .code(503)
+            .header('retry-after', '1')
+            .send({ code: 'UNAVAILABLE', message: 'this instance is shutting down; connect again' });
+          return;
+        }
         const origin = req.headers.origin;
         if (origin !== undefined && !allowed.has(origin)) {
           req.log.warn({ origin }, 'websocket origin refused');
@@ -113,6 +124,7 @@ export async function channelRoutes(app: FastifyInstance, opts: ChannelOptions) 
         log: req.log,
         account: () => opts.oauth.sessions.get(signIn),
         ip: req.ip,
+        live: opts.live,
       });
     },
   );

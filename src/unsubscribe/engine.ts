@@ -79,7 +79,34 @@ export async function runUnsubscribe(
   };
   let archived = 0;
 
-  async function attempt(step: Step): Promise<Omit<UnsubscribeResult, 'id' | 'dry_run'> | { failed: string }> {
+  /** why a step was not taken: the stopping signal's reason when it gave one (a shutdown) */
+  const stopped = () => (typeof opts.signal?.reason === 'string' ? opts.signal.reason : 'Cancelled.');
+  const aborted = () => opts.signal?.aborted === true;
+  const STOP = Symbol('stop');
+  const onStop = new Promise<typeof STOP>((resolve) => {
+    if (aborted()) resolve(STOP);
+    else opts.signal?.addEventListener('abort', () => resolve(STOP), { once: true });
+  });
+  /**
+   * Runs `send` under `limit` unless the batch is stopped first: a step still waiting for a slot
+   * then gives up at once (null: nothing was sent), while one already sending is awaited, so
+   * what it did is reported.
+   */
+  async function unlessStopped<T>(limit: typeof http, key: string, send: () => Promise<T>): Promise<T | null> {
+    let started = false;
+    const run = limit(key, async () => {
+      if (aborted()) return null;
+      started = true;
+      return send();
+    });
+    const first = await Promise.race([run, onStop]);
+    if (first !== STOP) return first;
+    return started ? run : null;
+  }
+
+  async function attempt(
+    step: Step,
+  ): Promise<Omit<UnsubscribeResult, 'id' | 'dry_run'> | { failed: string } | { stopped: true }> {
     if (step.method === 'link') {
       // We never open the link, but we will not hand a person a link into a private
       // network either (clicking it would reach their own router or a metadata service).
@@ -112,15 +139,17 @@ export async function runUnsubscribe(
           : { failed: 'no SMTP server is known for your mailbox' };
     }
     if (step.method === 'one_click') {
-      const r = await http(hostOf(step.url), () =>
+      const r = await unlessStopped(http, hostOf(step.url), () =>
         postOneClick(deps.guard, step.url, { timeoutMs: opts.oneClickTimeoutMs }),
       );
+      if (!r) return { stopped: true };
       return r.ok ? { status: 'unsubscribed', method: 'one_click', detail: r.detail } : { failed: r.detail };
     }
     const sender = deps.mailto;
     if (!sender)
       return { failed: 'no SMTP server is known for your mailbox, so the unsubscribe email could not be sent' };
-    const r = await smtp(step.mailto.to.split('@')[1] ?? '', () => sender.send(step.mailto));
+    const r = await unlessStopped(smtp, step.mailto.to.split('@')[1] ?? '', () => sender.send(step.mailto));
+    if (!r) return { stopped: true };
     return r.ok ? { status: 'email_sent', method: 'mailto', detail: r.detail } : { failed: r.detail };
   }
 
@@ -134,8 +163,9 @@ export async function runUnsubscribe(
       const failures: string[] = withheld ? [ONE_CLICK_WITHHELD_DETAIL[withheld]] : [];
       let done: Omit<UnsubscribeResult, 'id' | 'dry_run'> | null = null;
       for (const step of plan.steps) {
-        if (opts.signal?.aborted) break;
+        if (aborted()) break;
         const r = await attempt(step);
+        if ('stopped' in r) break;
         if ('failed' in r) failures.push(`${step.method === 'one_click' ? 'One-click' : 'Email'}: ${r.failed}`);
         else {
           done = r;
@@ -148,11 +178,12 @@ export async function runUnsubscribe(
             id: sub.id,
             status: 'failed',
             method: null,
-            detail: failures.join(' ') || 'Cancelled.',
+            detail: failures.join(' ') || stopped(),
             dry_run: opts.dryRun,
           };
       if (withheld) result.one_click_withheld = withheld;
-      if (deps.archive && !opts.dryRun) {
+      // an item the stop caught before anything was sent is left as it is: nothing archived either
+      if (deps.archive && !opts.dryRun && (done || !aborted())) {
         const a = await deps.archive(sub);
         result.archived = a.moved;
         archived += a.moved;

@@ -12,7 +12,8 @@ export type ChannelEvent =
   | { kind: 'session'; expiresAt: string }
   | { kind: 'reconnecting'; attempt: number }
   | { kind: 'resumed'; running: ResumedMessage['running'] }
-  | { kind: 'expired' }
+  | { kind: 'restarting' }
+  | { kind: 'expired'; afterRestart: boolean }
   | { kind: 'replaced' }
   | { kind: 'ended' }
   | { kind: 'lost' };
@@ -40,6 +41,8 @@ export function openChannel(onMessage: (m: ServerMessage) => void, onEvent: (e: 
   let attempt = 0;
   let droppedAt = 0;
   let retry: ReturnType<typeof setTimeout> | undefined;
+  /** the server said it is restarting (SERVER_RESTARTING, then close 1012) */
+  let restarted = false;
 
   function connect(): void {
     clearTimeout(retry);
@@ -80,6 +83,7 @@ export function openChannel(onMessage: (m: ServerMessage) => void, onEvent: (e: 
       return false;
     }
     if (m.type === 'resumed' && resuming) {
+      restarted = false;
       session = m.session;
       resuming = null;
       onEvent({ kind: 'session', expiresAt: m.expires_at });
@@ -91,9 +95,17 @@ export function openChannel(onMessage: (m: ServerMessage) => void, onEvent: (e: 
       session = fresh.session;
       resuming = null;
       queue = queue.filter((q) => q.type !== 'unsubscribe' && q.type !== 'cancel'); // they needed the old sign-in
-      onEvent({ kind: 'expired' });
+      onEvent({ kind: 'expired', afterRestart: restarted });
+      restarted = false;
       onEvent({ kind: 'session', expiresAt: fresh.expires_at });
       flush(socket);
+      return true;
+    }
+    if (m.type === 'error' && m.code === 'SERVER_RESTARTING') {
+      // the close (1012) follows; the reconnection resumes, most likely on another instance
+      restarted = true;
+      queue = queue.filter((q) => q.type !== 'unsubscribe' && q.type !== 'cancel');
+      onEvent({ kind: 'restarting' });
       return true;
     }
     if (m.type === 'error' && m.code === 'SESSION_ENDED') {
@@ -125,7 +137,8 @@ export function openChannel(onMessage: (m: ServerMessage) => void, onEvent: (e: 
         onEvent({ kind: 'lost' });
         return;
       }
-      onEvent({ kind: 'reconnecting', attempt: attempt + 1 });
+      // after SERVER_RESTARTING the page has already said why; retries are the same step
+      if (!restarted) onEvent({ kind: 'reconnecting', attempt: attempt + 1 });
       retry = setTimeout(connect, RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)]);
       attempt++;
     }

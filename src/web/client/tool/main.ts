@@ -217,8 +217,14 @@ function onChannel(e: ChannelEvent): void {
         `Reconnected. Your results and selection are as you left them${e.running ? `; the ${e.running === 'scan' ? 'scan' : 'unsubscribing'} went on meanwhile` : ''}.`,
       );
       break;
+    case 'restarting':
+      if (signedIn || busy) signedOut(errorAdvice('SERVER_RESTARTING', '', providerHelp()));
+      else notice('Our server is restarting. Reconnecting…');
+      break;
     case 'expired':
-      if (signedIn || busy) signedOut(errorAdvice('SESSION_EXPIRED', '', providerHelp()));
+      if (e.afterRestart)
+        notice('Reconnected after our server restarted. The results stay on this page; scan again to unsubscribe.');
+      else if (signedIn || busy) signedOut(errorAdvice('SESSION_EXPIRED', '', providerHelp()));
       break;
     case 'ended':
       if (signedIn || busy) signedOut(errorAdvice('SESSION_ENDED', '', providerHelp()));

@@ -112,7 +112,7 @@ const ADVICE: Record<WsErrorCode, Advice> = {
   AUDIT_FAILED: () =>
     'The connection to your mail server dropped while we read your receipts. Your scan results are still here; try the audit again.',
   SESSION_EXPIRED: () =>
-    'You were away for more than 10 minutes, so the server wiped your sign-in. The results stay on this page; scan again to unsubscribe.',
+    'Our server no longer holds your sign-in: it is wiped 10 minutes after this page loses its connection, and a reconnection that reaches another of our servers does not find it. The results stay on this page; scan again to unsubscribe.',
   SESSION_ENDED: () =>
     'This session reached its one-hour limit and the server wiped your sign-in. The results stay on this page; scan again to unsubscribe.',
   OAUTH_NOT_CONFIGURED: () =>
@@ -133,6 +133,8 @@ const ADVICE: Record<WsErrorCode, Advice> = {
     `Your network has asked for more unsubscribes in the last hour than we send. Nothing was sent; select fewer senders, or try again ${whenAgain(retryAfter)}.`,
   TOO_MANY_CONNECTIONS: (_m, _h, _r, retryAfter) =>
     `Too many windows or devices on your network are connected to this service at once. Close tabs you do not need, then reload this page ${whenAgain(retryAfter)}.`,
+  SERVER_RESTARTING: () =>
+    'Our server is restarting, so the sign-in it held in memory is gone; everything it did was reported above. The page reconnects by itself; the results stay here, and a new scan lets you unsubscribe again.',
   INTERNAL: () => 'Something went wrong on our side. Please try again in a moment.',
 };
 
