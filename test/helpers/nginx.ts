@@ -11,9 +11,9 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, chown, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { connect } from 'node:net';
 import { freePorts, sleep } from './dovecot-process.ts';
 import { certPath, keyPath } from './tls-ca.ts';
 
@@ -21,7 +21,7 @@ export const NGINX_CONF = resolve(import.meta.dirname, '../../deploy/nginx.conf'
 const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
 const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p));
 /** the instances' addresses as deploy/nginx.conf writes them */
-const EXAMPLE_UPSTREAM = /^(\s*)server 127\.0\.0\.1:300\d( [^;]*);$/gm;
+const EXAMPLE_UPSTREAM = /^(\s*)server 127\.0\.0\.1:300\d( [^;]*);$/;
 
 export interface Nginx {
   /** https://127.0.0.1:PORT */
@@ -35,18 +35,23 @@ export interface Nginx {
 }
 
 /** deploy/nginx.conf with its example ports and paths replaced; nothing else changes. */
-export function templateConfig(upstreams: number[], ports: { http: number; https: number }, tls = { certPath, keyPath }) {
+export function templateConfig(
+  upstreams: number[],
+  ports: { http: number; https: number },
+  tls = { certPath, keyPath },
+) {
   const conf = readFileSync(NGINX_CONF, 'utf8');
   const groups = [...conf.matchAll(/^upstream \w+ \{[\s\S]*?^\}/gm)].map((m) => m[0]);
   if (groups.length !== 2) throw new Error('deploy/nginx.conf: expected two upstream groups');
   let out = conf;
   for (const group of groups) {
-    const lines = [...group.matchAll(EXAMPLE_UPSTREAM)];
-    if (lines.length === 0) throw new Error('deploy/nginx.conf: an upstream group without server lines');
-    const [, indent, params] = lines[0]!;
-    const servers = upstreams.map((p) => `${indent}server 127.0.0.1:${p}${params};`).join('\n');
-    const replaced = group.replace(EXAMPLE_UPSTREAM, '\u0000').replace(/\u0000(\n\u0000)*/, servers);
-    out = out.replace(group, replaced);
+    const lines = group.split('\n');
+    const first = lines.findIndex((l) => EXAMPLE_UPSTREAM.test(l));
+    if (first < 0) throw new Error('deploy/nginx.conf: an upstream group without server lines');
+    const [, indent, params] = lines[first]!.match(EXAMPLE_UPSTREAM)!;
+    const kept = lines.filter((l) => !EXAMPLE_UPSTREAM.test(l));
+    kept.splice(first, 0, ...upstreams.map((p) => `${indent}server 127.0.0.1:${p}${params};`));
+    out = out.replace(group, kept.join('\n'));
   }
   const swap = (from: string, to: string) => {
     if (!out.includes(from)) throw new Error(`deploy/nginx.conf: no "${from}"`);
@@ -87,14 +92,27 @@ export async function startNginx(upstreams: number[], opts: { workers?: number }
       'events { worker_connections 1024; }',
       'http {',
       '  access_log off;',
-      ...['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t === 'body' ? 'client_body' : t}_temp_path ${dir}/${t};`),
+      ...['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
+        (t) => `  ${t === 'body' ? 'client_body' : t}_temp_path ${dir}/${t};`,
+      ),
       `  include ${dir}/optout.conf;`,
       '}',
       '',
     ].join('\n'),
   );
   if (who) {
-    for (const f of ['', 'body', 'proxy', 'fastcgi', 'uwsgi', 'scgi', 'server.pem', 'server.key', 'optout.conf', 'nginx.conf'])
+    for (const f of [
+      '',
+      'body',
+      'proxy',
+      'fastcgi',
+      'uwsgi',
+      'scgi',
+      'server.pem',
+      'server.key',
+      'optout.conf',
+      'nginx.conf',
+    ])
       await chown(join(dir, f), who.uid, who.gid);
     await chmod(tls.keyPath, 0o600);
   }

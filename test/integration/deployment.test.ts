@@ -11,8 +11,8 @@ import type { ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { listMessages } from '../fixtures/list-mail.ts';
 import { getWith, listen, postJson } from '../helpers/agent.ts';
-import { freePorts } from '../helpers/dovecot-process.ts';
 import { type Dovecot, startDovecot } from '../helpers/dovecot.ts';
+import { freePorts } from '../helpers/dovecot-process.ts';
 import { type HttpsTarget, startHttpsTarget } from '../helpers/https-target.ts';
 import { type Nginx, startNginx } from '../helpers/nginx.ts';
 import { type PgServer, startPostgres } from '../helpers/pg-server.ts';
@@ -91,7 +91,9 @@ function load(workers = 6) {
   let running = true;
   const loops = Array.from({ length: workers }, async () => {
     while (running) {
-      const r = await fetch(`${ngx.origin}/api/v1/categories`, { signal: AbortSignal.timeout(10_000) }).catch(() => null);
+      const r = await fetch(`${ngx.origin}/api/v1/categories`, { signal: AbortSignal.timeout(10_000) }).catch(
+        () => null,
+      );
       statuses.push(r?.status ?? 0);
       await r?.arrayBuffer();
     }
@@ -122,7 +124,12 @@ describe('two instances behind nginx (deploy/nginx.conf)', () => {
   test('the guide limit is one across instances, and a forged X-Forwarded-For does not dodge it', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 25; i++) {
-      const r = await postJson(ngx.origin, '/api/v1/guide', { slug: 'netflix' }, { 'x-forwarded-for': `198.51.100.${i}` });
+      const r = await postJson(
+        ngx.origin,
+        '/api/v1/guide',
+        { slug: 'netflix' },
+        { 'x-forwarded-for': `198.51.100.${i}` },
+      );
       statuses.push(r.status);
       if (r.status === 429) assert.equal(r.body.code, 'RATE_LIMITED');
     }
