@@ -85,7 +85,7 @@ export async function load(url: string, requests: RequestSpec[], o: LoadOptions)
 
 /** Several targets at full speed, interleaved in `rounds` slices of duration / rounds each. */
 export async function compare(
-  targets: Record<string, { url: string; requests: RequestSpec[]; pid?: number }>,
+  targets: Record<string, { url: string; requests: RequestSpec[]; pid?: number; pids?: number[] }>,
   o: LoadOptions & { rounds: number },
 ): Promise<{ results: Record<string, LoadResult>; per_round_req_per_s: Record<string, number[]> }> {
   const names = Object.keys(targets);
@@ -96,9 +96,12 @@ export async function compare(
   for (let round = 0; round < o.rounds; round++) {
     for (const name of round % 2 ? [...names].reverse() : names) {
       const t = targets[name]!;
-      const cpu0 = t.pid ? cpuMs(t.pid) : 0;
+      // `pids`: the CPU time of several processes together (e.g. every instance behind a proxy)
+      const pids = t.pids ?? (t.pid ? [t.pid] : []);
+      const cpu = () => pids.reduce((sum, p) => sum + cpuMs(p), 0);
+      const cpu0 = cpu();
       const r = await slice(t.url, t.requests, { ...o, duration: o.duration / o.rounds }, acc[name]!.latencies);
-      acc[name]!.cpuMs += t.pid ? cpuMs(t.pid) - cpu0 : 0;
+      acc[name]!.cpuMs += cpu() - cpu0;
       acc[name]!.requests += r.requests.total;
       acc[name]!.seconds += r.duration;
       perRound[name]!.push(Math.round(r.requests.total / r.duration));
@@ -108,7 +111,8 @@ export async function compare(
     names.map((n) => {
       const a = acc[n]!;
       const summary: LoadResult = summarize(a.requests, a.seconds, a.latencies);
-      if (targets[n]!.pid) summary.cpu_us_per_req = Math.round((a.cpuMs * 1000 * 100) / a.requests) / 100;
+      if (targets[n]!.pid || targets[n]!.pids)
+        summary.cpu_us_per_req = Math.round((a.cpuMs * 1000 * 100) / a.requests) / 100;
       return [n, summary];
     }),
   );

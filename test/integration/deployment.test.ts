@@ -11,6 +11,7 @@ import type { ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { listMessages } from '../fixtures/list-mail.ts';
 import { getWith, listen, postJson } from '../helpers/agent.ts';
+import { launchChromium } from '../helpers/browser.ts';
 import { type Dovecot, startDovecot } from '../helpers/dovecot.ts';
 import { freePorts } from '../helpers/dovecot-process.ts';
 import { type HttpsTarget, startHttpsTarget } from '../helpers/https-target.ts';
@@ -32,13 +33,15 @@ const held: ServerResponse[] = [];
 let ports: [number, number];
 const instances: (ServerProcess | null)[] = [null, null];
 let ngx: Nginx;
+/** the instance nginx sends this test's /ws connections to (hash of 127.0.0.1) */
+let sticky: 0 | 1;
 
 function startInstance(i: 0 | 1): Promise<ServerProcess> {
   return startServer(
     {
       PORT: String(ports[i]),
       DATABASE_URL: pg.url,
-      BASE_URL: ngx ? ngx.origin : 'https://127.0.0.1',
+      BASE_URL: ngx.origin,
       TRUST_PROXY: '127.0.0.1',
       DRAIN_SECONDS: '20',
       NODE_EXTRA_CA_CERTS: caPath,
@@ -62,10 +65,11 @@ before(async () => {
     startDovecot({ users: [{ user: USER, password: PASSWORD, mailboxes: { INBOX: inbox } }] }),
   ]);
   ports = (await freePorts(2)) as [number, number];
+  // nginx first: the instances' BASE_URL is its address (a page's /ws must come from that origin)
+  ngx = await startNginx(ports);
   const [a, b] = await Promise.all([startInstance(0), startInstance(1)]);
   instances[0] = a;
   instances[1] = b;
-  ngx = await startNginx(ports);
 });
 after(async () => {
   await ngx?.close();
@@ -147,7 +151,8 @@ describe('two instances behind nginx (deploy/nginx.conf)', () => {
     const done = await c.next('done', 60_000);
     assert.equal(done.subscriptions, LISTS);
     // the other instance counts the same scan
-    const other = (1 - (await ranTheScan(before))) as 0 | 1;
+    sticky = await ranTheScan(before);
+    const other = (1 - sticky) as 0 | 1;
     const o = await connectWs(`${direct(other).replace('http', 'ws')}/ws`);
     await o.next('ready');
     o.send({ type: 'quota', email: USER });
@@ -274,5 +279,39 @@ describe('two instances behind nginx (deploy/nginx.conf)', () => {
       statuses.filter((s) => s !== 200),
       [],
     );
+  });
+
+  test('the page says the server restarted and reconnects to the other instance by itself', async () => {
+    instances[sticky] ??= await startInstance(sticky);
+    const browser = await launchChromium();
+    try {
+      // the tests' CA is not Chromium's: this context accepts nginx's test certificate
+      const context = await browser.newContext({ ignoreHTTPSErrors: true });
+      const page = await context.newPage();
+      await page.goto(`${ngx.origin}/`);
+      await page.getByLabel('Email address').fill('someone@example.test');
+      await page.getByLabel('Email address').blur();
+      await page.getByText('3 free scans left today for this address.').waitFor();
+      // every text the notice shows, however briefly (the reconnection takes a fraction of a second)
+      await page.evaluate(`(() => {
+        const box = document.getElementById('notice');
+        window.notices = [];
+        new MutationObserver(() => window.notices.push(box.textContent)).observe(box, { childList: true, characterData: true, subtree: true });
+      })()`);
+      instances[sticky]!.child.kill('SIGTERM');
+      await page
+        .locator('#notice')
+        .getByText(/^Reconnected after our server restarted/)
+        .waitFor({ timeout: 20_000 });
+      const notices = (await page.evaluate('window.notices')) as string[];
+      assert.ok(
+        notices.some((n) => n.startsWith('Our server is restarting')),
+        `the page said so first: ${JSON.stringify(notices)}`,
+      );
+      assert.equal(await instances[sticky]!.stop(), 0);
+      instances[sticky] = null;
+    } finally {
+      await browser.close();
+    }
   });
 });
