@@ -75,6 +75,11 @@ describe('readiness while draining', () => {
       assert.equal(ready.body.code, 'UNAVAILABLE');
       assert.equal(typeof ready.body.message, 'string');
       assert.equal((await get(t, '/healthz')).status, 200);
+      // a balancer polls it: not one log line per answer, not even for a 503
+      assert.deepEqual(
+        t.logs.filter((l) => /readyz|healthz/.test(l)),
+        [],
+      );
     } finally {
       await t.close();
     }

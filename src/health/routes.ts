@@ -2,8 +2,8 @@
  * `/healthz`: the process is alive and serving (for a supervisor's restart decision).
  * `/readyz`: send this instance new work (for a balancer; readiness.ts): 200 with the envelope,
  * or 503 with the error envelope (UNAVAILABLE) while shutting down or while the database does
- * not answer. Neither is rate-limited nor cached, and neither writes a log line per request at
- * `info` (a balancer asks every few seconds): their route log level is `warn`.
+ * not answer. Neither is rate-limited nor cached, and neither writes an access-log line (a
+ * balancer asks every few seconds; src/http/access-log.ts): readiness logs its changes itself.
  */
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../http/errors.ts';
@@ -16,7 +16,7 @@ const REASON = {
 } as const;
 
 export async function healthRoutes(app: FastifyInstance, { readiness }: { readiness: Readiness }) {
-  const quiet = { schema: { hide: true }, logLevel: 'warn' } as const;
+  const quiet = { schema: { hide: true }, logLevel: 'warn', config: { accessLog: false } } as const;
   app.get('/healthz', quiet, async (_req, reply) => {
     reply.header('cache-control', 'no-store');
     return { status: 'ok' };

@@ -37,6 +37,9 @@ export class AccessLog extends LogController {
   }
 
   override requestCompleted(error: Error | null | undefined, req: FastifyRequest, reply: FastifyReply) {
+    // a route that opts out reports on its own: /readyz's 503 is an answer, not a failure to log
+    // each time a balancer asks (src/health/ logs each change of readiness once)
+    if ((req.routeOptions.config as { accessLog?: boolean } | undefined)?.accessLog === false) return;
     const logger = this.#logger;
     const status = reply.statusCode;
     const ms = Math.round(reply.elapsedTime * 100) / 100;
