@@ -17,6 +17,7 @@ import type { Client } from '../channel/scan-command.ts';
 import type { LastScan, ScanSession, SessionDeps, SessionOwner } from '../channel/session.ts';
 import { createSessionStore } from '../channel/session-store.ts';
 import type { Endpoint } from '../mailbox/providers.ts';
+import type { OAuthAccount } from '../oauth/account.ts';
 
 export interface HandoffSettings {
   /** from scan_inbox to the wipe */
@@ -89,6 +90,8 @@ export interface Handoff {
   device: DevicePair | null;
   /** a sign-in that is not a password (the device-code flow), stopped when the hand-off ends */
   signInFlow: { cancel(): void } | null;
+  /** the Microsoft account the scan signed in with (device.ts); forgotten when the hand-off ends */
+  account: OAuthAccount | null;
   /** resolves at the next verdict on a sign-in: scanning under way, failed, or done */
   readonly verdict: Promise<void>;
 }
@@ -104,8 +107,8 @@ export interface HandoffStore {
   /** starts the scan with the password the person typed; resolves once the server decided, or after signInWaitMs */
   /** `client`: the person who posted the password, for the attempt limits (src/limits/) */
   signInWithPassword(h: Handoff, password: string, client: Client): Promise<void>;
-  /** starts the scan with another sign-in (ScanMessage without a password, e.g. an OAuth account) */
-  startScan(h: Handoff, m: ScanMessage, client: Client): Promise<void>;
+  /** starts the scan with another sign-in (a ScanMessage without a password and the OAuth account) */
+  startScan(h: Handoff, m: ScanMessage, client: Client, account?: OAuthAccount | null): Promise<void>;
   /** the newest finished scan of `email` among the registration's live hand-offs */
   lastScanFor(registrationId: string, email: string): LastScan | null;
   /** ends the hand-off now: the scan stops, everything is wiped */
@@ -125,6 +128,9 @@ export function createHandoffStore(deps: SessionDeps, settings: HandoffSettings)
     byToken.delete(h.connectToken);
     h.signInFlow?.cancel();
     h.signInFlow = null;
+    // tokens obtained for this scan only: the refresh token is revoked where the provider can
+    void h.account?.forget(true);
+    h.account = null;
     h.batch = null;
     h.progress = null;
   }
@@ -164,6 +170,7 @@ export function createHandoffStore(deps: SessionDeps, settings: HandoffSettings)
         batch: null,
         device: null,
         signInFlow: null,
+        account: null,
         get verdict() {
           return new Promise<void>((resolve) => {
             const previous = wake;
@@ -237,13 +244,13 @@ export function createHandoffStore(deps: SessionDeps, settings: HandoffSettings)
       h.signIns++;
       await this.startScan(h, scanMessage(h, password), client);
     },
-    async startScan(h, m, client) {
+    async startScan(h, m, client, account = null) {
       h.status = 'scanning';
       h.error = null;
       h.done = null;
       h.batch = null;
       const verdict = h.verdict;
-      const finished = h.session.scan(m, null, client);
+      const finished = h.session.scan(m, account, client);
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
         verdict,
