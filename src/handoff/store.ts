@@ -93,7 +93,7 @@ export interface Handoff {
   /** the Microsoft account the scan signed in with (device.ts); forgotten when the hand-off ends */
   account: OAuthAccount | null;
   /** resolves at the next verdict on a sign-in: scanning under way, failed, or done */
-  readonly verdict: Promise<void>;
+  nextVerdict(): Promise<void>;
 }
 
 export type CreateResult = { ok: true; handoff: Handoff } | { ok: false; code: 'too_many_scans' };
@@ -154,7 +154,7 @@ export function createHandoffStore(deps: SessionDeps, settings: HandoffSettings)
       const mine = [...byId.values()].filter((h) => h.request.registrationId === req.registrationId);
       if (mine.length >= settings.maxPerAgent) return { ok: false, code: 'too_many_scans' };
       const session = sessions.open();
-      let wake: () => void = () => {};
+      const waiters: (() => void)[] = [];
       const h: Handoff = {
         scanId: `scn_${randomBytes(32).toString('base64url')}`,
         connectToken: `hoc_${randomBytes(32).toString('base64url')}`,
@@ -171,20 +171,10 @@ export function createHandoffStore(deps: SessionDeps, settings: HandoffSettings)
         device: null,
         signInFlow: null,
         account: null,
-        get verdict() {
-          return new Promise<void>((resolve) => {
-            const previous = wake;
-            wake = () => {
-              previous();
-              resolve();
-            };
-          });
-        },
+        nextVerdict: () => new Promise<void>((resolve) => waiters.push(resolve)),
       };
       const settle = () => {
-        const w = wake;
-        wake = () => {};
-        w();
+        for (const w of waiters.splice(0)) w();
       };
       const owner: SessionOwner = {
         send(msg) {
@@ -249,7 +239,7 @@ export function createHandoffStore(deps: SessionDeps, settings: HandoffSettings)
       h.error = null;
       h.done = null;
       h.batch = null;
-      const verdict = h.verdict;
+      const verdict = h.nextVerdict();
       const finished = h.session.scan(m, account, client);
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
