@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ScanMessage, ServerMessage } from '../channel/protocol.ts';
 import type { Client } from '../channel/scan-command.ts';
-import type { LastScan, ScanSession, SessionDeps, SessionOwner } from '../channel/session.ts';
+import type { ScanSession, SessionDeps, SessionOwner } from '../channel/session.ts';
 import { createSessionStore } from '../channel/session-store.ts';
 import type { Endpoint } from '../mailbox/providers.ts';
 import type { OAuthAccount } from '../oauth/account.ts';
@@ -94,6 +94,11 @@ export interface Handoff {
   account: OAuthAccount | null;
   /** resolves at the next verdict on a sign-in: scanning under way, failed, or done */
   nextVerdict(): Promise<void>;
+  /**
+   * Also hands every message of the hand-off's scan session to `listener` (e.g. a tool that
+   * asks the session for something and awaits its answer); returns the way to stop.
+   */
+  watch(listener: (msg: ServerMessage) => void): () => void;
 }
 
 export type CreateResult = { ok: true; handoff: Handoff } | { ok: false; code: 'too_many_scans' };
@@ -109,8 +114,8 @@ export interface HandoffStore {
   signInWithPassword(h: Handoff, password: string, client: Client): Promise<void>;
   /** starts the scan with another sign-in (a ScanMessage without a password and the OAuth account) */
   startScan(h: Handoff, m: ScanMessage, client: Client, account?: OAuthAccount | null): Promise<void>;
-  /** the newest finished scan of `email` among the registration's live hand-offs */
-  lastScanFor(registrationId: string, email: string): LastScan | null;
+  /** the registration's newest live hand-off of `email` whose scan is done (for work on its results) */
+  latestDone(registrationId: string, email: string): Handoff | null;
   /** ends the hand-off now: the scan stops, everything is wiped */
   forget(h: Handoff): void;
   readonly size: number;
@@ -155,6 +160,7 @@ export function createHandoffStore(deps: SessionDeps, settings: HandoffSettings)
       if (mine.length >= settings.maxPerAgent) return { ok: false, code: 'too_many_scans' };
       const session = sessions.open();
       const waiters: (() => void)[] = [];
+      const watchers = new Set<(msg: ServerMessage) => void>();
       const h: Handoff = {
         scanId: `scn_${randomBytes(32).toString('base64url')}`,
         connectToken: `hoc_${randomBytes(32).toString('base64url')}`,
@@ -172,6 +178,10 @@ export function createHandoffStore(deps: SessionDeps, settings: HandoffSettings)
         signInFlow: null,
         account: null,
         nextVerdict: () => new Promise<void>((resolve) => waiters.push(resolve)),
+        watch(listener) {
+          watchers.add(listener);
+          return () => watchers.delete(listener);
+        },
       };
       const settle = () => {
         for (const w of waiters.splice(0)) w();
@@ -213,6 +223,7 @@ export function createHandoffStore(deps: SessionDeps, settings: HandoffSettings)
               }
               break;
           }
+          for (const w of watchers) w(msg);
         },
         ended: () => remove(h),
         replaced: () => {},
@@ -251,15 +262,16 @@ export function createHandoffStore(deps: SessionDeps, settings: HandoffSettings)
       ]);
       clearTimeout(timer);
     },
-    lastScanFor(registrationId, email) {
+    latestDone(registrationId, email) {
       const wanted = email.toLowerCase();
       const found = [...byId.values()].filter(
         (h) =>
           h.request.registrationId === registrationId &&
           h.request.email.toLowerCase() === wanted &&
-          h.session.lastScan !== null,
+          h.session.lastScan !== null &&
+          !h.session.ended,
       );
-      return found.at(-1)?.session.lastScan ?? null;
+      return found.at(-1) ?? null;
     },
     forget(h) {
       remove(h);
