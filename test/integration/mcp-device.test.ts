@@ -35,7 +35,7 @@ describe('scan_inbox with provider outlook: the device-code sign-in', () => {
   let agent: Client;
   before(async () => {
     stack = await startOAuthStack({
-      idp: { deviceInterval: 1, deviceCodeTtl: 6 },
+      idp: { deviceInterval: 1, deviceCodeTtl: 10 },
       mail: {
         [ALICE]: [
           ...listMessages({ from: 'news@letters.example', oneClick: 'https://letters.example/u/1' }),
