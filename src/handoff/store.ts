@@ -57,6 +57,8 @@ export interface ScanFailure {
   code: string;
   message: string;
   resets_at?: string;
+  /** an attempt limit's wait, in seconds */
+  retry_after?: number;
 }
 
 export interface DevicePair {
@@ -101,7 +103,7 @@ export interface Handoff {
   watch(listener: (msg: ServerMessage) => void): () => void;
 }
 
-export type CreateResult = { ok: true; handoff: Handoff } | { ok: false; code: 'too_many_scans' };
+export type CreateResult = { ok: true; handoff: Handoff } | { ok: false; code: 'too_many_handoffs' };
 
 export interface HandoffStore {
   readonly settings: HandoffSettings;
@@ -157,7 +159,7 @@ export function createHandoffStore(deps: SessionDeps, settings: HandoffSettings)
     settings,
     create(req) {
       const mine = [...byId.values()].filter((h) => h.request.registrationId === req.registrationId);
-      if (mine.length >= settings.maxPerAgent) return { ok: false, code: 'too_many_scans' };
+      if (mine.length >= settings.maxPerAgent) return { ok: false, code: 'too_many_handoffs' };
       const session = sessions.open();
       const waiters: (() => void)[] = [];
       const watchers = new Set<(msg: ServerMessage) => void>();
@@ -210,6 +212,7 @@ export function createHandoffStore(deps: SessionDeps, settings: HandoffSettings)
                 code: msg.code,
                 message: msg.message,
                 ...(msg.resets_at ? { resets_at: msg.resets_at } : {}),
+                ...(msg.retry_after !== undefined ? { retry_after: msg.retry_after } : {}),
               };
               settle();
               break;

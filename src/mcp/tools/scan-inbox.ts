@@ -95,7 +95,7 @@ export const scanInbox = defineTool({
     });
     if (!created.ok) {
       return toolFailure(
-        'too_many_scans',
+        'too_many_handoffs',
         `at most ${handoffs.settings.maxPerAgent} scans at a time; wait for one to reach its expires_at`,
       );
     }

@@ -54,7 +54,7 @@ export const ScanState = z.object({
     .object({ phase: ProgressMessage.shape.phase, done: Count, total: Count, mailbox: z.string().optional() })
     .optional(),
   error: z
-    .object({ code: z.string(), message: z.string(), resets_at: Iso.optional() })
+    .object({ code: z.string(), message: z.string(), resets_at: Iso.optional(), retry_after: Count.optional() })
     .optional()
     .describe('why the last sign-in or scan failed; codes as in docs/websocket.md, lower-cased'),
   scanned: Count.optional().describe('messages read'),
