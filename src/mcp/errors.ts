@@ -24,6 +24,9 @@ export const MCP_ERRORS = {
   scan_expired: 'unknown scan_id, or its hand-off ended: results and credentials are wiped at `expires_at`',
   scan_not_ready: 'the scan has no results yet: the person has not signed in, or it is still running',
   busy: 'an unsubscribe batch (or the scan) is running for this scan_id; scan_inbox reports it',
+  no_scan: 'no finished scan of this address among the agent’s live scans: scan_inbox first (scans end at expires_at)',
+  audit_running: 'the audit is still reading receipts; call again after `retry_after` seconds',
+  audit_failed: 'the mail server could not be read for the audit (the sign-in or the connection failed); scan again',
   internal: 'a bug on our side',
 } as const;
 

@@ -27,6 +27,28 @@ import { trustTestCa } from '../helpers/tls-ca.ts';
 const EMAIL = 'dana@example.test';
 const APP_PASSWORD = 'walkthrough-app-password';
 
+/** One receipt from a catalog service's sender domain, for the audit step. */
+const NETFLIX_RECEIPT = {
+  raw: Buffer.from(
+    [
+      'From: Netflix <info@account.netflix.com>',
+      `To: <${EMAIL}>`,
+      'Subject: Your Netflix receipt',
+      'Date: Sat, 05 Sep 2026 10:00:00 +0000',
+      'Message-ID: <receipt-1@account.netflix.com>',
+      'Authentication-Results: mx.example.test; dkim=pass header.d=netflix.com; dmarc=pass',
+      'Content-Type: text/plain; charset=utf-8',
+      '',
+      'Thanks for your payment for your Netflix membership.',
+      'Plan: Standard',
+      'Total charged: $17.99 a month',
+      '',
+    ].join('\r\n'),
+  ),
+  seen: true,
+  date: new Date('2026-09-05T10:00:00Z'),
+};
+
 let dovecot: Dovecot;
 let target: HttpsTarget;
 let mailSink: SmtpSink;
@@ -47,6 +69,7 @@ before(async () => {
           INBOX: [
             ...listMessages({ from: 'news@oneclick.example', oneClick: `${target.origin}/u/news` }),
             ...listMessages({ from: 'deals@mailonly.example', mailto: 'mailto:leave@mailonly.example' }),
+            NETFLIX_RECEIPT,
           ],
         },
       },
