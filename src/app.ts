@@ -95,6 +95,7 @@ export async function buildApp({ config, catalog, logger, runtime }: AppDeps): P
       guides: runtime.guides,
       guideLimit: runtime.limits.guide,
       handoffs: runtime.handoffs,
+      oauth: runtime.oauth.client,
       quota: runtime.quota,
       baseUrl: config.baseUrl,
       logger,

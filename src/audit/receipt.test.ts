@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { htmlToText } from './html-text.ts';
-import { readReceipt } from './receipt.ts';
+import { readReceipt, type ServiceNames } from './receipt.ts';
 
 const netflix = { name: 'Netflix', aliases: ['Netflix Standard', 'Netflix Premium'] };
 const prime = { name: 'Amazon Prime', aliases: ['Prime', 'Amazon Prime membership'] };
 const disney = { name: 'Disney+', aliases: ['Disney Plus'] };
 const google = { name: 'Google One', aliases: ['Google Drive storage'] };
-const read = (subject: string, text: string, service = netflix) => readReceipt({ subject, text, service });
+const read = (subject: string, text: string, service: ServiceNames = netflix) =>
+  readReceipt({ subject, text, service });
 
 describe('receipts: the amount charged', () => {
   test('a US receipt: the total, not its subtotal or tax, and the stated billing range', () => {
@@ -175,6 +176,20 @@ describe('receipts: wordings seen in the wild', () => {
   test('a membership fee line without any other amount', () => {
     const r = read('Your Amazon Prime receipt', 'Amazon Prime membership fee: $14.99', prime);
     assert.deepEqual(r, { kind: 'charge', amount: { minor: 1499, currency: 'USD' }, period: null });
+  });
+
+  test('a plan name from the catalog says the charge recurs', () => {
+    const spotify = { name: 'Spotify Premium', aliases: ['Spotify'], plans: ['Premium Individual', 'Premium Family'] };
+    const text = 'Spotify\nPremium Family\nPayment method: Visa ending 4242\nTotal €17.99 (incl. VAT €3.00)';
+    assert.deepEqual(read('Your Spotify Premium receipt', text, spotify), {
+      kind: 'charge',
+      amount: { minor: 1799, currency: 'EUR' },
+      period: null,
+    });
+    assert.deepEqual(read('Your Spotify Premium receipt', text, { ...spotify, plans: [] }), {
+      kind: null,
+      why: 'not_recurring',
+    });
   });
 
   test('rupees written Rs.', () => {

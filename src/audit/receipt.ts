@@ -5,9 +5,10 @@
  *
  * The rules (docs/audit.md, "How receipts are read"):
  * 1. A failed payment, a refund or a cancellation (by the subject) bills nothing.
- * 2. A billing message talks about money (BILLING), something recurring (RECURRING, outside
- *    offers) and names the service (its name or an alias); so a shop order from a domain that
- *    also sells a membership does not count as the membership.
+ * 2. A billing message talks about money (BILLING), something recurring (RECURRING, a period,
+ *    or one of the catalog's plan names, outside offers) and names the service (its name or an
+ *    alias); so a shop order from a domain that also sells a membership does not count as the
+ *    membership.
  * 3. Every amount is judged by the clause before it: an offer ("save $5", "from $6.99",
  *    "20% off", a struck-through price) or a part of a total (subtotal, tax, discount, a
  *    conversion) is never the charge; a negative amount is a credit. What remains is ranked by
@@ -46,6 +47,8 @@ const MAX_AMOUNTS = 500;
 export interface ServiceNames {
   name: string;
   aliases: readonly string[];
+  /** the catalog's plan names ("Premium Family"): naming one says the charge recurs */
+  plans?: readonly string[];
 }
 
 export type NotBilling = 'not_billing' | 'not_recurring' | 'other_service' | 'payment_failed' | 'refund' | 'cancelled';
@@ -97,7 +100,11 @@ export function readReceipt(input: { subject: string | null; text: string; servi
   // The text without offers: where recurrence and periods are looked for.
   const plainLines = lowerLines.map((l, i) => (offerLines.has(i) || PROMO_CLAUSE.test(l) ? '' : l));
   const plain = plainLines.join('\n');
-  const recurs = RECURRING.test(subject) || RECURRING.test(plain) || periodsIn(plain).length > 0;
+  const recurs =
+    RECURRING.test(subject) ||
+    RECURRING.test(plain) ||
+    periodsIn(plain).length > 0 ||
+    planNames(input.service).some((p) => mentions(`${subject}\n${plain}`, p));
   if (!recurs) return { kind: null, why: 'not_recurring' };
 
   const chosen = choose(candidates);
@@ -111,6 +118,11 @@ export function readReceipt(input: { subject: string | null; text: string; servi
 function names(s: ServiceNames): string[] {
   const all = [s.name.replace(/\(.*?\)/g, ''), ...s.aliases].map(normalise).filter((n) => n.length >= 3);
   return [...new Set(all)];
+}
+
+/** Plan names as matched in text, those of two words or more ("Premium Family", not "Standard"). */
+function planNames(s: ServiceNames): string[] {
+  return (s.plans ?? []).map((p) => normalise(p.replace(/\(.*?\)/g, ''))).filter((p) => p.includes(' '));
 }
 
 function normalise(s: string): string {

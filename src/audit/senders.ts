@@ -29,6 +29,7 @@ export function auditCatalog(catalog: Catalog, baseUrl: string): AuditCatalog {
       tier: e.friction.tier,
       guide_url: `${baseUrl}/services/${r.slug}`,
       plan_periods: r.plans.map((p) => p.billing_period),
+      plans: r.plans.map((p) => p.name),
     };
     for (const d of r.domains.email) byDomain.set(d, info);
   }

@@ -6,13 +6,10 @@
  * reported, so a connection that takes the session over gets every subscription, the scan's
  * outcome and every unsubscribe result again, once each. `end()` wipes all of it.
  */
-import type { CollectLimits } from '../audit/collect.ts';
-import { runAudit } from '../audit/run-audit.ts';
-import type { AuditCatalog } from '../audit/senders.ts';
 import type { OAuthAccount } from '../oauth/account.ts';
-import { imapCredentials } from '../oauth/mail.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
 import type { ScanQuota } from '../quota/scan-quota.ts';
+import { type AuditDeps, auditForSession } from './audit-command.ts';
 import type {
   AuditResultMessage,
   DoneMessage,
@@ -30,13 +27,7 @@ import { type Client, type LastScan, limited, type ScanDeps, scanForSession } fr
 import { handleUnsubscribe } from './unsubscribe-handler.ts';
 
 export type { LastScan } from './scan-command.ts';
-export type SessionDeps = ScanDeps & {
-  guard: OutboundGuard;
-  quota: ScanQuota;
-  /** the catalog's sender domains, for the audit's receipts */
-  senders: AuditCatalog;
-  auditLimits?: Partial<CollectLimits>;
-};
+export type SessionDeps = ScanDeps & AuditDeps & { guard: OutboundGuard; quota: ScanQuota };
 
 /** The only way out of a session: the compiler refuses anything that is not a server message. */
 export type Send = (msg: ServerMessage) => void;
@@ -144,44 +135,6 @@ export function createScanSession(deps: SessionDeps, id: string, expiresAt: Date
     }
   }
 
-  /** Runs the audit, with progress at least every 400 ms (the search of a large folder is silent). */
-  async function auditScan(scanned: LastScan, signal: AbortSignal) {
-    let latest: ProgressMessage = { type: 'progress', phase: 'audit', done: 0, total: 0 };
-    emit(latest);
-    const ticker = setInterval(() => emit(latest), 400);
-    try {
-      const outcome = await runAudit(
-        {
-          imap: scanned.imap,
-          creds: scanned.account ? () => imapCredentials(scanned.account!) : scanned.creds,
-          mailboxes: scanned.mailboxes,
-          since: scanned.since,
-          until: scanned.finishedAt,
-          subscriptions: [...scanned.subscriptions.values()],
-          scanned: scanned.scanned,
-        },
-        { senders: deps.senders, guard: deps.guard, limits: deps.auditLimits },
-        {
-          signal,
-          progress: (done, total) => {
-            latest = { type: 'progress', phase: 'audit', done, total };
-            emit(latest);
-          },
-        },
-      );
-      if (!outcome.ok) {
-        deps.logger.info({ code: outcome.code }, 'audit ended with an error');
-        emit({ type: 'error', code: outcome.code, message: outcome.message });
-        return;
-      }
-      const { audit, cancelled } = outcome;
-      deps.logger.info({ services: audit.spend.services.length, cancelled }, 'audit done');
-      emit({ type: 'audit', audit, cancelled });
-    } finally {
-      clearInterval(ticker);
-    }
-  }
-
   return {
     id,
     expiresAt,
@@ -280,7 +233,7 @@ export function createScanSession(deps: SessionDeps, id: string, expiresAt: Date
           emit(audited.msg);
           return;
         }
-        await auditScan(scanned, signal);
+        await auditForSession(scanned, deps, signal, emit);
       });
     },
     cancel() {

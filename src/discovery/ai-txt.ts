@@ -20,8 +20,9 @@ export function aiTxt(baseUrl: string, mcp: McpServerEntry | null): string {
     '',
     'User-Agent: *',
     'Allow: /',
-    // the claim pages belong to one person each
+    // the claim pages and the scan hand-off pages belong to one person each
     'Disallow: /agent/auth/claim/view',
+    'Disallow: /connect',
     '',
   ].join('\n');
 }

@@ -273,6 +273,7 @@ describe('ai.txt and auth.md', () => {
       ['user-agent', '*'],
       ['allow', '/'],
       ['disallow', '/agent/auth/claim/view'],
+      ['disallow', '/connect'],
     ]);
     await assertAnswer(urlsIn(r.body));
     assert.ok(r.body.includes(`${BASE}/.well-known/mcp/server-card.json`), 'the MCP server card is named');

@@ -14,9 +14,10 @@
 import { randomBytes } from 'node:crypto';
 import type { ScanMessage, ServerMessage } from '../channel/protocol.ts';
 import type { Client } from '../channel/scan-command.ts';
-import type { LastScan, ScanSession, SessionDeps, SessionOwner } from '../channel/session.ts';
+import type { ScanSession, SessionDeps, SessionOwner } from '../channel/session.ts';
 import { createSessionStore } from '../channel/session-store.ts';
 import type { Endpoint } from '../mailbox/providers.ts';
+import type { OAuthAccount } from '../oauth/account.ts';
 
 export interface HandoffSettings {
   /** from scan_inbox to the wipe */
@@ -56,6 +57,8 @@ export interface ScanFailure {
   code: string;
   message: string;
   resets_at?: string;
+  /** an attempt limit's wait, in seconds */
+  retry_after?: number;
 }
 
 export interface DevicePair {
@@ -89,11 +92,18 @@ export interface Handoff {
   device: DevicePair | null;
   /** a sign-in that is not a password (the device-code flow), stopped when the hand-off ends */
   signInFlow: { cancel(): void } | null;
+  /** the Microsoft account the scan signed in with (device.ts); forgotten when the hand-off ends */
+  account: OAuthAccount | null;
   /** resolves at the next verdict on a sign-in: scanning under way, failed, or done */
-  readonly verdict: Promise<void>;
+  nextVerdict(): Promise<void>;
+  /**
+   * Also hands every message of the hand-off's scan session to `listener` (e.g. a tool that
+   * asks the session for something and awaits its answer); returns the way to stop.
+   */
+  watch(listener: (msg: ServerMessage) => void): () => void;
 }
 
-export type CreateResult = { ok: true; handoff: Handoff } | { ok: false; code: 'too_many_scans' };
+export type CreateResult = { ok: true; handoff: Handoff } | { ok: false; code: 'too_many_handoffs' };
 
 export interface HandoffStore {
   readonly settings: HandoffSettings;
@@ -104,10 +114,10 @@ export interface HandoffStore {
   /** starts the scan with the password the person typed; resolves once the server decided, or after signInWaitMs */
   /** `client`: the person who posted the password, for the attempt limits (src/limits/) */
   signInWithPassword(h: Handoff, password: string, client: Client): Promise<void>;
-  /** starts the scan with another sign-in (ScanMessage without a password, e.g. an OAuth account) */
-  startScan(h: Handoff, m: ScanMessage, client: Client): Promise<void>;
-  /** the newest finished scan of `email` among the registration's live hand-offs */
-  lastScanFor(registrationId: string, email: string): LastScan | null;
+  /** starts the scan with another sign-in (a ScanMessage without a password and the OAuth account) */
+  startScan(h: Handoff, m: ScanMessage, client: Client, account?: OAuthAccount | null): Promise<void>;
+  /** the registration's newest live hand-off of `email` whose scan is done (for work on its results) */
+  latestDone(registrationId: string, email: string): Handoff | null;
   /** ends the hand-off now: the scan stops, everything is wiped */
   forget(h: Handoff): void;
   readonly size: number;
@@ -125,6 +135,9 @@ export function createHandoffStore(deps: SessionDeps, settings: HandoffSettings)
     byToken.delete(h.connectToken);
     h.signInFlow?.cancel();
     h.signInFlow = null;
+    // tokens obtained for this scan only: the refresh token is revoked where the provider can
+    void h.account?.forget(true);
+    h.account = null;
     h.batch = null;
     h.progress = null;
   }
@@ -146,9 +159,10 @@ export function createHandoffStore(deps: SessionDeps, settings: HandoffSettings)
     settings,
     create(req) {
       const mine = [...byId.values()].filter((h) => h.request.registrationId === req.registrationId);
-      if (mine.length >= settings.maxPerAgent) return { ok: false, code: 'too_many_scans' };
+      if (mine.length >= settings.maxPerAgent) return { ok: false, code: 'too_many_handoffs' };
       const session = sessions.open();
-      let wake: () => void = () => {};
+      const waiters: (() => void)[] = [];
+      const watchers = new Set<(msg: ServerMessage) => void>();
       const h: Handoff = {
         scanId: `scn_${randomBytes(32).toString('base64url')}`,
         connectToken: `hoc_${randomBytes(32).toString('base64url')}`,
@@ -164,20 +178,15 @@ export function createHandoffStore(deps: SessionDeps, settings: HandoffSettings)
         batch: null,
         device: null,
         signInFlow: null,
-        get verdict() {
-          return new Promise<void>((resolve) => {
-            const previous = wake;
-            wake = () => {
-              previous();
-              resolve();
-            };
-          });
+        account: null,
+        nextVerdict: () => new Promise<void>((resolve) => waiters.push(resolve)),
+        watch(listener) {
+          watchers.add(listener);
+          return () => watchers.delete(listener);
         },
       };
       const settle = () => {
-        const w = wake;
-        wake = () => {};
-        w();
+        for (const w of waiters.splice(0)) w();
       };
       const owner: SessionOwner = {
         send(msg) {
@@ -203,6 +212,7 @@ export function createHandoffStore(deps: SessionDeps, settings: HandoffSettings)
                 code: msg.code,
                 message: msg.message,
                 ...(msg.resets_at ? { resets_at: msg.resets_at } : {}),
+                ...(msg.retry_after !== undefined ? { retry_after: msg.retry_after } : {}),
               };
               settle();
               break;
@@ -216,6 +226,7 @@ export function createHandoffStore(deps: SessionDeps, settings: HandoffSettings)
               }
               break;
           }
+          for (const w of watchers) w(msg);
         },
         ended: () => remove(h),
         replaced: () => {},
@@ -237,13 +248,13 @@ export function createHandoffStore(deps: SessionDeps, settings: HandoffSettings)
       h.signIns++;
       await this.startScan(h, scanMessage(h, password), client);
     },
-    async startScan(h, m, client) {
+    async startScan(h, m, client, account = null) {
       h.status = 'scanning';
       h.error = null;
       h.done = null;
       h.batch = null;
-      const verdict = h.verdict;
-      const finished = h.session.scan(m, null, client);
+      const verdict = h.nextVerdict();
+      const finished = h.session.scan(m, account, client);
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
         verdict,
@@ -254,15 +265,16 @@ export function createHandoffStore(deps: SessionDeps, settings: HandoffSettings)
       ]);
       clearTimeout(timer);
     },
-    lastScanFor(registrationId, email) {
+    latestDone(registrationId, email) {
       const wanted = email.toLowerCase();
       const found = [...byId.values()].filter(
         (h) =>
           h.request.registrationId === registrationId &&
           h.request.email.toLowerCase() === wanted &&
-          h.session.lastScan !== null,
+          h.session.lastScan !== null &&
+          !h.session.ended,
       );
-      return found.at(-1)?.session.lastScan ?? null;
+      return found.at(-1) ?? null;
     },
     forget(h) {
       remove(h);

@@ -9,6 +9,7 @@ import type { ServiceStates } from '../catalog/states.ts';
 import type { GuideService } from '../guidance/guide/service.ts';
 import type { HandoffStore } from '../handoff/store.ts';
 import type { RateLimit } from '../http/rate-limit.ts';
+import type { OAuthClient } from '../oauth/client.ts';
 import type { ScanQuota } from '../quota/scan-quota.ts';
 
 export interface McpDeps {
@@ -18,6 +19,8 @@ export interface McpDeps {
   /** the guide's per-client limit, counted here per agent registration */
   guideLimit: RateLimit;
   handoffs: HandoffStore;
+  /** the Microsoft sign-in; null without OAUTH_CLIENT_ID (provider outlook is then not configured) */
+  oauth: OAuthClient | null;
   quota: ScanQuota;
   /** BASE_URL: connect URLs are built from it */
   baseUrl: string;

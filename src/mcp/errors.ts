@@ -16,11 +16,17 @@ export const MCP_ERRORS = {
   not_found: 'no service with that slug',
   rate_limited: 'too many calls of this tool; `retry_after` says how many seconds to wait',
   llm_unavailable: 'the guide writer is momentarily unavailable; `retry_after` says when to retry',
+  provider_not_configured:
+    'this server has no Microsoft sign-in set up (OAUTH_CLIENT_ID): outlook cannot be scanned here',
+  provider_unavailable: 'the identity provider could not start a sign-in now; retry later',
   scan_quota_exceeded: 'no free scans left today for this mailbox; `resets_at` says when',
-  too_many_scans: 'this agent already holds the most live scans it may; wait for one to reach its expires_at',
+  too_many_handoffs: 'this agent already holds the most live scans it may; wait for one to reach its expires_at',
   scan_expired: 'unknown scan_id, or its hand-off ended: results and credentials are wiped at `expires_at`',
   scan_not_ready: 'the scan has no results yet: the person has not signed in, or it is still running',
   busy: 'an unsubscribe batch (or the scan) is running for this scan_id; scan_inbox reports it',
+  no_scan: 'no finished scan of this address among the agent’s live scans: scan_inbox first (scans end at expires_at)',
+  audit_running: 'the audit is still reading receipts; call again after `retry_after` seconds',
+  audit_failed: 'the mail server could not be read for the audit (the sign-in or the connection failed); scan again',
   internal: 'a bug on our side',
 } as const;
 

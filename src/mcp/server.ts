@@ -49,8 +49,9 @@ export function mcpServerEntry(baseUrl: string, tools: readonly McpTool[] = TOOL
 
 const INSTRUCTIONS =
   'Catalog tools (search_services, get_service, get_guide, analyze_friction) answer at once. ' +
-  'scan_inbox never takes a password: it returns a connect_url for the person, who signs in there; ' +
-  'call scan_inbox again with the scan_id for progress and results. batch_unsubscribe needs a claimed registration.';
+  'scan_inbox never takes a password: it returns a connect_url for the person, who signs in there ' +
+  '(for outlook: a verification_uri and user_code to relay); call scan_inbox again with only the scan_id ' +
+  'for progress and results. batch_unsubscribe needs a claimed registration. Results are wiped at expires_at.';
 
 export function createMcpServer(
   deps: McpDeps,

@@ -7,10 +7,12 @@ import type { McpTool } from './tool.ts';
 import { batchUnsubscribe } from './tools/batch-unsubscribe.ts';
 import { analyzeFriction, getGuide, getService, searchServices } from './tools/catalog.ts';
 import { scanInbox } from './tools/scan-inbox.ts';
+import { subscriptionAudit } from './tools/subscription-audit.ts';
 
 export const TOOLS: readonly McpTool[] = [
   scanInbox,
   batchUnsubscribe,
+  subscriptionAudit,
   searchServices,
   getService,
   getGuide,

@@ -151,6 +151,12 @@ describe('scan hand-off over MCP', () => {
     assert.equal(target.seen.length, 0);
 
     await claimAgent(t, claimSink, reg, 'owner@example.test');
+    // what another tool (the audit) builds on: the newest done hand-off of an address, and its messages
+    const held = t.runtime.handoffs.byConnectToken(new URL(opened.connect_url).searchParams.get('token')!)!;
+    assert.equal(t.runtime.handoffs.latestDone(held.request.registrationId, USER.toUpperCase()), held);
+    assert.equal(t.runtime.handoffs.latestDone('reg_someone_else', USER), null);
+    const seen: string[] = [];
+    const stop = held.watch((m) => seen.push(m.type));
     const dry = (
       await agent.callTool({
         name: 'batch_unsubscribe',
@@ -161,6 +167,8 @@ describe('scan hand-off over MCP', () => {
     assert.equal(dry.results.length, 3);
     assert.ok(dry.results.every((r: State) => r.dry_run));
     assert.equal(target.seen.length, 0, 'a dry run sends nothing');
+    stop();
+    assert.deepEqual([...new Set(seen)], ['unsubscribe_result', 'unsubscribe_done']);
 
     const real = (
       await agent.callTool({

@@ -6,6 +6,7 @@
  * sign-in worked (src/channel/scan-command.ts).
  */
 import { z } from 'zod';
+import { signInWithDevice } from '../../handoff/device.ts';
 import { OAUTH_PROVIDER, PROVIDER_IDS } from '../../mailbox/providers.ts';
 import { toolFailure } from '../errors.ts';
 import { defineTool, ok } from '../tool.ts';
@@ -19,17 +20,14 @@ const Host = z
   .regex(/^[A-Za-z0-9.:[\]-]+$/, 'a host name or IP address');
 const ServerAt = z.strictObject({ host: Host, port: z.int().min(1).max(65535), tls: z.enum(['implicit', 'starttls']) });
 
-/** Providers that sign in with a password on the connect page. */
-const PASSWORD_PROVIDERS = PROVIDER_IDS.filter((p) => p !== OAUTH_PROVIDER.id) as [string, ...string[]];
-
 const Input = z
   .strictObject({
     scan_id: z.string().min(1).max(100).optional().describe('a scan_id from an earlier call: report on that scan'),
     email: z.email().max(254).optional().describe('the mailbox to scan (with provider)'),
     provider: z
-      .enum(PASSWORD_PROVIDERS)
+      .enum(PROVIDER_IDS)
       .optional()
-      .describe('the mail provider; custom needs imap (and smtp for mailto)'),
+      .describe('the mail provider; custom needs imap (and smtp for mailto); outlook signs in with a device code'),
     since: z.iso.date().optional().describe('only mail received on or after this date (YYYY-MM-DD)'),
     imap: ServerAt.optional().describe('custom provider: the IMAP server'),
     smtp: ServerAt.optional().describe('custom provider: the SMTP server (for unsubscribing by email)'),
@@ -60,7 +58,7 @@ export const scanInbox = defineTool({
   name: 'scan_inbox',
   title: 'Scan an inbox',
   description:
-    'Find the mailing lists and newsletters in a mailbox. Given email and provider it opens a scan and returns a connect_url: give it to the person, who signs in there (you never handle their password). Then call it with only scan_id for progress and, once status is done, the subscriptions with their unsubscribe methods. Results and credentials are wiped at expires_at (15 minutes).',
+    'Find the mailing lists and newsletters in a mailbox. Given email and provider it opens a scan and returns a connect_url: give it to the person, who signs in there (you never handle their password); for outlook it returns verification_uri and user_code instead, for the person to open and type. Then call it with only scan_id for progress and, once status is done, the subscriptions with their unsubscribe methods. Results and credentials are wiped at expires_at (15 minutes).',
   scopes: ['inbox.read'],
   annotations: { readOnlyHint: true, openWorldHint: true },
   input: Input,
@@ -74,9 +72,16 @@ export const scanInbox = defineTool({
       return ok(scanState(h, deps.baseUrl, max));
     }
     const email = a.email!;
+    const oauth = a.provider === OAUTH_PROVIDER.id;
+    if (oauth && !deps.oauth) {
+      return toolFailure(
+        'provider_not_configured',
+        'this server has no Microsoft sign-in set up; use another provider',
+      );
+    }
     const before = await deps.quota.status(email);
     if (before.scans_left <= 0) {
-      return toolFailure('scan_quota_exceeded', `no scans left today for this mailbox`, {
+      return toolFailure('scan_quota_exceeded', 'no scans left today for this mailbox', {
         resets_at: before.resets_at,
       });
     }
@@ -90,9 +95,14 @@ export const scanInbox = defineTool({
     });
     if (!created.ok) {
       return toolFailure(
-        'too_many_scans',
+        'too_many_handoffs',
         `at most ${handoffs.settings.maxPerAgent} scans at a time; wait for one to reach its expires_at`,
       );
+    }
+    if (oauth) {
+      // RFC 8628: the pair the person needs, from the identity provider's device endpoint
+      const started = await signInWithDevice(handoffs, created.handoff, deps.oauth!);
+      if (!started.ok) return toolFailure('provider_unavailable', started.message);
     }
     return ok(scanState(created.handoff, deps.baseUrl, max));
   },

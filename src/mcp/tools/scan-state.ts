@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { ProgressMessage, Subscription } from '../../channel/protocol.ts';
 import type { Handoff } from '../../handoff/store.ts';
+import { OAUTH_PROVIDER } from '../../mailbox/providers.ts';
 
 const Iso = z.string();
 const Count = z.int().nonnegative();
@@ -53,7 +54,7 @@ export const ScanState = z.object({
     .object({ phase: ProgressMessage.shape.phase, done: Count, total: Count, mailbox: z.string().optional() })
     .optional(),
   error: z
-    .object({ code: z.string(), message: z.string(), resets_at: Iso.optional() })
+    .object({ code: z.string(), message: z.string(), resets_at: Iso.optional(), retry_after: Count.optional() })
     .optional()
     .describe('why the last sign-in or scan failed; codes as in docs/websocket.md, lower-cased'),
   scanned: Count.optional().describe('messages read'),
@@ -77,7 +78,10 @@ export function batchState(h: Handoff): z.infer<typeof BatchState> | undefined {
 export function scanState(h: Handoff, baseUrl: string, maxSignIns: number): ScanState {
   const r = h.request;
   // the connect page takes a password while nothing runs and tries are left
-  const connect = !h.device && (h.status === 'awaiting_user' || h.status === 'failed') && h.signIns < maxSignIns;
+  const connect =
+    r.provider !== OAUTH_PROVIDER.id &&
+    (h.status === 'awaiting_user' || h.status === 'failed') &&
+    h.signIns < maxSignIns;
   const last = h.session.lastScan;
   const p = h.progress;
   return {

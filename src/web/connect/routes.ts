@@ -8,7 +8,8 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import type { HandoffStore } from '../../handoff/store.ts';
+import type { Handoff, HandoffStore } from '../../handoff/store.ts';
+import { OAUTH_PROVIDER } from '../../mailbox/providers.ts';
 import { connectPage, goneConnectPage, wipedPage } from './page.ts';
 
 const Token = z.string().min(1).max(200);
@@ -28,22 +29,27 @@ export async function connectRoutes(app: FastifyInstance, { handoffs }: { handof
       .header('cache-control', 'no-store')
       .header('x-robots-tag', 'noindex, nofollow')
       .send(body);
+  // A Microsoft hand-off signs in with a device code, never on this page.
+  const find = (token: string): Handoff | null => {
+    const h = handoffs.byConnectToken(token);
+    return h && h.request.provider !== OAUTH_PROVIDER.id ? h : null;
+  };
   const triesLeft = (signIns: number) => Math.max(0, handoffs.settings.maxSignIns - signIns);
 
   app.get('/connect', { schema: { hide: true } }, async (req, reply) => {
     const token = Token.safeParse((req.query as { token?: unknown }).token);
-    const h = token.success ? handoffs.byConnectToken(token.data) : null;
+    const h = token.success ? find(token.data) : null;
     if (!h) return send(reply, 404, goneConnectPage());
     return send(reply, 200, connectPage(h, triesLeft(h.signIns)));
   });
 
   app.post('/connect', { schema: { hide: true } }, async (req, reply) => {
     const form = PasswordForm.safeParse(req.body);
-    const h = form.success ? handoffs.byConnectToken(form.data.token) : null;
+    const h = form.success ? find(form.data.token) : null;
     if (!h) return send(reply, form.success ? 404 : 400, goneConnectPage());
     const canSignIn =
       (h.status === 'awaiting_user' || h.status === 'failed') && h.signIns < handoffs.settings.maxSignIns;
-    if (canSignIn && !h.device) await handoffs.signInWithPassword(h, form.data!.password, { ip: req.ip });
+    if (canSignIn) await handoffs.signInWithPassword(h, form.data!.password, { ip: req.ip });
     return reply
       .header('cache-control', 'no-store')
       .redirect(`/connect?token=${encodeURIComponent(h.connectToken)}`, 303);
