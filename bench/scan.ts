@@ -13,6 +13,10 @@
  * - naive: every whole message through imapflow (BODY.PEEK[], support/naive-fetch.ts).
  * optout_imapflow and naive run once per case (at 100k cold ~40 s each).
  *
+ * Bytes: what Dovecot sent each client's IMAP sessions, from the line it logs when a session ends
+ * (`in=… out=…`, IMAP bytes before TLS), summed over the client's sessions: the raw client's one,
+ * optout's two (imapflow's and the lean reader's). Reported per message beside the raw client's.
+ *
  * Every client is its own process (its peak RSS is its own; VmHWM). Times run from sign-in done
  * to the result. Cold: every dovecot.index.cache of the user deleted, Dovecot restarted, and the
  * OS page cache dropped right before the measured work when this process may (root); Dovecot's
@@ -158,6 +162,22 @@ function child(script: string, args: string[]): Promise<Record<string, number | 
   });
 }
 
+let logSeen = 0;
+/**
+ * Bytes Dovecot sent to `user`'s IMAP sessions that ended since the last call: the `out=` of the
+ * line Dovecot logs when a session ends (imap_logout_format's default, IMAP bytes before TLS).
+ */
+async function bytesSentTo(user: string): Promise<number> {
+  await new Promise((r) => setTimeout(r, 300)); // the line is written as the session closes
+  const text = await dovecot.logs();
+  if (text.length < logSeen) logSeen = 0;
+  const fresh = text.slice(logSeen);
+  logSeen = text.length;
+  let sum = 0;
+  for (const m of fresh.matchAll(/imap\(([^)]+)\)[^\n]*? in=\d+ out=(\d+)/g)) if (m[1] === user) sum += Number(m[2]);
+  return sum;
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
 
@@ -200,11 +220,16 @@ try {
       if (!cold) await raw(size); // fills the cache (the cold runs may have ended with naive)
       const raws: Figures[] = [];
       const scans: Figures[] = [];
+      const rawBytes: number[] = [];
+      const optBytes: number[] = [];
       for (let r = 0; r < RUNS; r++) {
         await prep(true);
+        await bytesSentTo(userOf(size));
         raws.push(await raw(size));
+        rawBytes.push(await bytesSentTo(userOf(size)));
         await prep(false);
         const x = await scan(size, 'lean', true, cold);
+        optBytes.push(await bytesSentTo(userOf(size)));
         if (cold) dropped.push(x.page_cache_dropped === true);
         scans.push(x);
       }
@@ -237,6 +262,7 @@ try {
           msg_per_s: Math.round((meta.size / rawMs) * 1000),
           cpu_ms: median(raws.map((x) => Number(x.cpu_ms))),
           mib_on_wire: round(Number(raws[0]!.bytes) / 2 ** 20, 1),
+          imap_bytes_per_message: round(median(rawBytes) / meta.size, 1),
           peak_rss_mb: Math.max(...raws.map((x) => Number(x.peak_rss_mb))),
         },
         optout: {
@@ -244,6 +270,9 @@ try {
           runs_ms: scans.map((x) => x.scan_ms),
           msg_per_s: Math.round((meta.size / optMs) * 1000),
           ratio: round(ratio),
+          imap_mib: round(median(optBytes) / 2 ** 20, 1),
+          imap_bytes_per_message: round(median(optBytes) / meta.size, 1),
+          imap_bytes_vs_raw: round(median(optBytes) / median(rawBytes)),
           cpu_ms: median(scans.map((x) => Number(x.cpu_ms))),
           first_subscription_ms: median(scans.map((x) => Number(x.first_subscription_ms))),
           peak_rss_mb: Math.max(...scans.map((x) => Number(x.peak_rss_mb))),

@@ -1,9 +1,9 @@
 /**
  * The Node flags `npm start` runs the service with (package.json `config.nodeFlags`), so a
- * benchmark's child process runs optout's code as the service would. Among them
- * `--max-semi-space-size=16`: V8 otherwise sizes the young generation from the machine's memory
- * (64 MB semi-spaces on 24 GiB), which a 100k-message scan fills before collecting
- * (docs/benchmarks.md, bench/scan).
+ * benchmark's child process runs optout's code as the service would: `--max-semi-space-size=4`
+ * (V8 otherwise sizes the young generation from the machine's memory, 64 MB semi-spaces on
+ * 24 GiB) and `--liftoff-only` (PGlite's WebAssembly without V8's optimizing compiler); see
+ * docs/benchmarks.md.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 
 export interface ServiceMail {
@@ -39,24 +39,30 @@ export function createServiceMailer(opts: ServiceMailerOptions): ServiceMailer {
   const domain = from.slice(from.lastIndexOf('@') + 1).replace(/>$/, '');
   const outbox = join(opts.dataDir, 'outbox');
   const common = { logger: false, debug: false, disableFileAccess: true, disableUrlAccess: true } as const;
-  const transport = smtpUrl
-    ? nodemailer.createTransport({
-        ...common,
-        url: smtpUrl,
-        requireTLS: smtpUrl.startsWith('smtp:') && new URL(smtpUrl).username !== '',
-        tls: { rejectUnauthorized: true, minVersion: 'TLSv1.2' },
-        connectionTimeout: timeoutMs,
-        greetingTimeout: timeoutMs,
-        socketTimeout: timeoutMs,
-      })
-    : nodemailer.createTransport({ ...common, streamTransport: true, buffer: true, newline: 'windows' });
-  transport.on('error', () => {}); // failures reach each send's promise
+  // nodemailer is loaded with the first mail: most starts send none (docs/benchmarks.md, bench/memory).
+  let made: Promise<Transporter> | null = null;
+  const transport = () =>
+    (made ??= import('nodemailer').then(({ default: nodemailer }) => {
+      const t = smtpUrl
+        ? nodemailer.createTransport({
+            ...common,
+            url: smtpUrl,
+            requireTLS: smtpUrl.startsWith('smtp:') && new URL(smtpUrl).username !== '',
+            tls: { rejectUnauthorized: true, minVersion: 'TLSv1.2' },
+            connectionTimeout: timeoutMs,
+            greetingTimeout: timeoutMs,
+            socketTimeout: timeoutMs,
+          })
+        : nodemailer.createTransport({ ...common, streamTransport: true, buffer: true, newline: 'windows' });
+      t.on('error', () => {}); // failures reach each send's promise
+      return t;
+    }));
 
   return {
     async send(mail) {
       const messageId = `<${randomUUID()}@${domain}>`;
       try {
-        const info = await transport.sendMail({
+        const info = await (await transport()).sendMail({
           from,
           to: mail.to,
           envelope: { from: from.replace(/^.*<|>$/g, ''), to: [mail.to] },
@@ -82,7 +88,7 @@ export function createServiceMailer(opts: ServiceMailerOptions): ServiceMailer {
       }
     },
     close() {
-      transport.close();
+      void made?.then((t) => t.close());
     },
   };
 }

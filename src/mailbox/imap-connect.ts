@@ -8,7 +8,7 @@
  * never appears in them.
  */
 import { isIP } from 'node:net';
-import { ImapFlow } from 'imapflow';
+import type { ImapFlow } from 'imapflow';
 import type { OutboundGuard } from '../outbound/guard.ts';
 import type { Endpoint } from './providers.ts';
 
@@ -77,6 +77,9 @@ export async function openImap(
           message: `${where} is a private or reserved address and is not reachable from here.`,
         };
   }
+  // Loaded on the first connection: a service that is not scanning does not hold imapflow and its
+  // MIME decoders in memory (docs/benchmarks.md, bench/memory).
+  const { ImapFlow } = await import('imapflow');
   const client = new ImapFlow({
     host: resolved.address,
     port: endpoint.port,

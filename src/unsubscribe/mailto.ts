@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
-import nodemailer from 'nodemailer';
+import type nodemailer from 'nodemailer';
 import type { Endpoint } from '../mailbox/providers.ts';
 import type { MailtoMethod } from '../mailbox/types.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
@@ -81,7 +81,9 @@ export function createMailtoSender(opts: MailtoSenderOptions): MailtoSender {
       }
       return fail('blocked', `${where} is a private or reserved address and is not reachable from here.`);
     }
-    const transport = nodemailer.createTransport({
+    // nodemailer is loaded with the first mailto unsubscribe (docs/benchmarks.md, bench/memory).
+    const { default: mailer } = await import('nodemailer');
+    const transport = mailer.createTransport({
       pool: true,
       maxConnections,
       // Unsubscribe mails go out in bulk; a burst of logins and messages is what gets an
