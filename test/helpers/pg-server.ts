@@ -170,7 +170,8 @@ export async function startPostgres(opts: { tmpRoot?: string } = {}): Promise<Pg
     await exited;
     if (signal === 'SIGKILL') {
       // the backends notice the postmaster's death on their own; wait until none holds the port
-      for (let i = 0; i < 100 && signalGroup(c.pid, 0); i++) await sleep(20);
+      // (a loaded machine can take seconds to reap them; a start meanwhile finds their shared memory)
+      for (let i = 0; i < 500 && signalGroup(c.pid, 0); i++) await sleep(20);
     }
   }
 
