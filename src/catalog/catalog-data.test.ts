@@ -82,8 +82,24 @@ describe('the catalog data files', async () => {
       report.shared_sentences.map((s) => `${s.records}× ${s.sentence}`),
       [],
     );
+    // the same with each service's own name masked: templated wording is filler too
+    assert.deepEqual(
+      report.templated_sentences.map((s) => `${s.records}× ${s.sentence}`),
+      [],
+    );
     assert.equal(report.home_pages_as_evidence, 0);
     assert.equal(report.prices.undated, 0);
+  });
+
+  test('no record or evidence file points at project notes: sources are pages, not our own documents', async () => {
+    const internal = /\bresearch\b|anchors-|\.md\b/i;
+    const offenders: string[] = [];
+    for (const { file, json } of all) if (internal.test(JSON.stringify(json))) offenders.push(file);
+    const evidenceDir = join(CATALOG_DIR, 'evidence');
+    for (const f of (await readdir(evidenceDir)).filter((x) => x.endsWith('.json'))) {
+      if (internal.test(await readFile(join(evidenceDir, f), 'utf8'))) offenders.push(`catalog/evidence/${f}`);
+    }
+    assert.deepEqual(offenders, []);
   });
 
   test('every rights file passes its rules, and its pages are in the evidence as read', async () => {
