@@ -98,15 +98,22 @@ export async function collectReceipts(
   const client = opened.client;
   const stop = () => client.close();
   opts.signal?.addEventListener('abort', stop, { once: true });
+  // Kept outside the try: a cancel (which closes the connection) answers with what was read.
+  const found: Candidate[] = [];
+  const readings: Collected['readings'] = new Map();
+  const result = (): CollectOutcome => ({
+    ok: true,
+    readings,
+    oldest: found.reduce<Date | null>((o, c) => (o === null || c.date < o ? c.date : o), null),
+    cancelled: Boolean(opts.signal?.aborted),
+  });
   try {
     const folders = await readableFolders(client, source.mailboxes);
-    const found: Candidate[] = [];
     for (const path of folders) {
       if (opts.signal?.aborted) break;
       found.push(...(await candidatesIn(client, path, source, senders, limits.maxHeaders)));
     }
     const chosen = choose(found, limits.perService);
-    const readings: Collected['readings'] = new Map();
     let done = 0;
     opts.progress(0, chosen.length);
     for (const path of folders) {
@@ -122,10 +129,9 @@ export async function collectReceipts(
         });
       }
     }
-    const oldest = found.reduce<Date | null>((o, c) => (o === null || c.date < o ? c.date : o), null);
-    return { ok: true, readings, oldest, cancelled: Boolean(opts.signal?.aborted) };
+    return result();
   } catch {
-    if (opts.signal?.aborted) return { ...empty, cancelled: true };
+    if (opts.signal?.aborted) return result();
     return {
       ok: false,
       code: 'AUDIT_FAILED',
