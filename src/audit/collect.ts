@@ -17,7 +17,7 @@ import type { Endpoint } from '../mailbox/providers.ts';
 import { sequenceSet } from '../mailbox/uid-sets.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
 import { messageText } from './message-text.ts';
-import { readReceipt } from './receipt.ts';
+import { type ReceiptReading, readReceipt } from './receipt.ts';
 import type { AuditCatalog, AuditServiceInfo } from './senders.ts';
 import type { DatedReading } from './spend.ts';
 
@@ -50,7 +50,7 @@ const HEADER_BATCH = 500;
 
 export interface Collected {
   /** slug → its billing messages with their dates */
-  readings: Map<string, { service: AuditServiceInfo; found: DatedReading[] }>;
+  readings: Map<string, { service: AuditServiceInfo; found: DatedReading[]; cancelled: Date | null }>;
   /** the oldest candidate's date (for the audit's period when the scan had no `since`) */
   oldest: Date | null;
   cancelled: boolean;
@@ -98,34 +98,40 @@ export async function collectReceipts(
   const client = opened.client;
   const stop = () => client.close();
   opts.signal?.addEventListener('abort', stop, { once: true });
+  // Kept outside the try: a cancel (which closes the connection) answers with what was read.
+  const found: Candidate[] = [];
+  const readings: Collected['readings'] = new Map();
+  const result = (): CollectOutcome => ({
+    ok: true,
+    readings,
+    oldest: found.reduce<Date | null>((o, c) => (o === null || c.date < o ? c.date : o), null),
+    cancelled: Boolean(opts.signal?.aborted),
+  });
   try {
     const folders = await readableFolders(client, source.mailboxes);
-    const found: Candidate[] = [];
     for (const path of folders) {
       if (opts.signal?.aborted) break;
       found.push(...(await candidatesIn(client, path, source, senders, limits.maxHeaders)));
     }
     const chosen = choose(found, limits.perService);
-    const readings: Collected['readings'] = new Map();
     let done = 0;
     opts.progress(0, chosen.length);
     for (const path of folders) {
       const here = chosen.filter((c) => c.path === path);
       for (let i = 0; i < here.length && !opts.signal?.aborted; i += limits.batch) {
         await readBodies(client, path, here.slice(i, i + limits.batch), limits.maxBytes, (c, reading) => {
-          if (reading) {
-            const entry = readings.get(c.service.slug) ?? { service: c.service, found: [] };
-            entry.found.push({ date: c.date, reading });
-            readings.set(c.service.slug, entry);
-          }
+          const entry = readings.get(c.service.slug) ?? { service: c.service, found: [], cancelled: null };
+          if (reading?.kind) entry.found.push({ date: c.date, reading });
+          else if (reading?.why === 'cancelled' && (entry.cancelled === null || c.date > entry.cancelled))
+            entry.cancelled = c.date;
+          if (entry.found.length || entry.cancelled) readings.set(c.service.slug, entry);
           opts.progress(++done, chosen.length);
         });
       }
     }
-    const oldest = found.reduce<Date | null>((o, c) => (o === null || c.date < o ? c.date : o), null);
-    return { ok: true, readings, oldest, cancelled: Boolean(opts.signal?.aborted) };
+    return result();
   } catch {
-    if (opts.signal?.aborted) return { ...empty, cancelled: true };
+    if (opts.signal?.aborted) return result();
     return {
       ok: false,
       code: 'AUDIT_FAILED',
@@ -241,7 +247,7 @@ async function readBodies(
   path: string,
   batch: Candidate[],
   maxBytes: number,
-  each: (c: Candidate, reading: DatedReading['reading'] | null) => void,
+  each: (c: Candidate, reading: ReceiptReading | null) => void,
 ): Promise<void> {
   const byUid = new Map(batch.map((c) => [c.uid, c]));
   const lock = await client.getMailboxLock(path, { readOnly: true });
@@ -256,7 +262,7 @@ async function readBodies(
       byUid.delete(msg.uid);
       const text = await messageText(msg.source);
       const r = readReceipt({ subject: c.subject, text, service: c.service });
-      each(c, r.kind === null ? null : r);
+      each(c, r);
     }
     for (const c of byUid.values()) each(c, null); // gone since the search: counted as read
   } finally {

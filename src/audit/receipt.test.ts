@@ -140,6 +140,13 @@ describe('receipts: what is never counted as spend', () => {
     });
   });
 
+  test('a cancelled shop order is not a cancelled membership', () => {
+    assert.deepEqual(read('Your Amazon.com order #112-555 has been cancelled', 'Order Total: $45.99', prime), {
+      kind: null,
+      why: 'not_billing',
+    });
+  });
+
   test('a shop order from a domain that also sells a membership is not the membership', () => {
     const r = read(
       'Your Amazon.com order #123-4567890 has shipped',

@@ -4,7 +4,9 @@
  * throws, and an amount that is not clearly the charge is null, never a guess.
  *
  * The rules (docs/audit.md, "How receipts are read"):
- * 1. A failed payment, a refund or a cancellation (by the subject) bills nothing.
+ * 1. A failed payment, a refund or a cancellation (by the subject) bills nothing; a cancellation
+ *    of the service's subscription is reported as such (spend.ts leaves the service out when it
+ *    is newer than every charge).
  * 2. A billing message talks about money (BILLING), something recurring (RECURRING, a period,
  *    or one of the catalog's plan names, outside offers) and names the service (its name or an
  *    alias); so a shop order from a domain that also sells a membership does not count as the
@@ -78,7 +80,13 @@ export function readReceipt(input: { subject: string | null; text: string; servi
   const lower = text.toLowerCase();
   if (FAILED.test(subject)) return { kind: null, why: 'payment_failed' };
   if (REFUND.test(subject)) return { kind: null, why: 'refund' };
-  if (CANCELLED.test(subject)) return { kind: null, why: 'cancelled' };
+  // A cancellation of this service's subscription (not of a shop order from the same domain).
+  if (CANCELLED.test(subject)) {
+    const about = names(input.service).some((n) => mentions(`${subject}\n${lower}`, n));
+    return about && (RECURRING.test(subject) || RECURRING.test(lower))
+      ? { kind: null, why: 'cancelled' }
+      : { kind: null, why: 'not_billing' };
+  }
   if (!BILLING.test(subject) && !BILLING.test(lower)) return { kind: null, why: 'not_billing' };
   if (!names(input.service).some((n) => mentions(`${subject}\n${lower}`, n)))
     return { kind: null, why: 'other_service' };

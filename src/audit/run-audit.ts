@@ -38,7 +38,7 @@ export async function runAudit(
   if (!collected.ok) return collected;
   const services = sortServices(
     [...collected.readings.values()]
-      .map(({ service, found }) => serviceSpend(service, found))
+      .map(({ service, found, cancelled }) => serviceSpend(service, found, cancelled))
       .filter((s) => s !== null),
   );
   return {

@@ -77,6 +77,15 @@ describe('spend per service', () => {
     assert.equal(s.last_charged, null);
   });
 
+  test('a cancellation newer than every charge leaves the service out; an older one does not', () => {
+    const found = [
+      charge('2026-01-05T10:00:00Z', 999, 'USD', 'P1M'),
+      charge('2026-02-05T10:00:00Z', 999, 'USD', 'P1M'),
+    ];
+    assert.equal(serviceSpend(facts(), found, at('2026-02-20T10:00:00Z')), null);
+    assert.equal(serviceSpend(facts(), found, at('2026-01-20T10:00:00Z'))?.amount, 9.99, 'subscribed again since');
+  });
+
   test('no billing messages: no entry', () => {
     assert.equal(serviceSpend(facts(), []), null);
   });

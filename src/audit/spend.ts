@@ -5,7 +5,8 @@
  * Per service: the amount and currency of the newest message that states one; its period, else
  * the period another message with that same charge states, else the spacing of the charges
  * (period.ts), else the catalog's when every plan of the service bills in that one period;
- * `last_charged` is the newest receipt or invoice (not a renewal notice). Totals add the
+ * `last_charged` is the newest receipt or invoice (not a renewal notice). A service whose
+ * cancellation confirmation is newer than all its billing messages is left out. Totals add the
  * monthly amounts of one currency; nothing is converted.
  */
 import { toMajor } from './currency.ts';
@@ -27,9 +28,15 @@ export interface DatedReading {
   reading: Extract<ReceiptReading, { kind: 'charge' | 'upcoming' }>;
 }
 
-export function serviceSpend(facts: ServiceFacts, found: readonly DatedReading[]): AuditService | null {
+export function serviceSpend(
+  facts: ServiceFacts,
+  found: readonly DatedReading[],
+  cancelled: Date | null = null,
+): AuditService | null {
   if (found.length === 0) return null;
   const newest = [...found].sort((a, b) => b.date.getTime() - a.date.getTime());
+  // Cancelled after its last charge or notice: no longer something the person pays for.
+  if (cancelled && cancelled > newest[0]!.date) return null;
   const priced = newest.find((f) => f.reading.amount !== null);
   const charges = newest.filter((f) => f.reading.kind === 'charge');
   const base = {

@@ -192,6 +192,21 @@ describe('the audit over /ws', () => {
   });
 });
 
+describe('cancelling an audit', () => {
+  test('cancel answers with the audit so far, marked cancelled; it is not kept, so the next audit reads again', async () => {
+    const second = await scanned();
+    second.ws.send({ type: 'audit' });
+    second.ws.send({ type: 'cancel' });
+    const stopped = await second.ws.next('audit', 60_000);
+    assert.equal(stopped.cancelled, true);
+    second.ws.send({ type: 'audit' });
+    const full = await second.ws.next('audit', 60_000);
+    assert.equal(full.cancelled, false);
+    assert.deepEqual(full.audit.spend.monthly_total, receipts.monthlyTotal);
+    await second.ws.close();
+  });
+});
+
 describe('the audit message out of order', () => {
   test('before any scan it is INVALID_MESSAGE and the connection stays usable', async () => {
     const ws = await connectWs(wsUrl, ORIGIN);

@@ -58,6 +58,7 @@ const HOW = html`<section class="how" aria-labelledby="how-title"><h2 id="how-ti
 <li><h3>Scan</h3><p>We read only the headers of your mail over a secure IMAP connection, and find every sender that offers an unsubscribe (RFC 2369 <code>List-Unsubscribe</code>).</p></li>
 <li><h3>Choose</h3><p>See how often each list mails you and how much of it you actually read. Pick them one by one, or every list you rarely open.</p></li>
 <li><h3>Unsubscribe</h3><p>We use the sender’s one-click unsubscribe (RFC 8058) or send the unsubscribe email from your address. Anything that needs a web page is handed to you to open.</p></li>
+<li><h3>See what you pay</h3><p>If you like, we read the receipts of the paid services in our catalog from the same mail and show what each costs a month, per currency, with how hard it is to cancel.</p></li>
 </ol>
 <p>Your password, your senders and your subjects are never stored: they stay in our server’s memory for the session, then they are wiped. The one thing kept is a keyed hash of your address with today’s scan count, for the daily limit, deleted when the day ends (<a href="/privacy">what is kept, exactly</a>). Your browser remembers which lists you left (only their list identifiers and dates), so the next scan can tell whether they really stopped. <a href="/blog/how-to-unsubscribe-all-emails/">Read how unsubscribing works</a>.</p>
 </section>`;
