@@ -86,6 +86,11 @@ export const WS_ERRORS = {
     meaning: 'this client’s network has as many /ws connections open as allowed; `retry_after`',
     connection: 'closes',
   },
+  SERVICE_UNAVAILABLE: {
+    meaning:
+      'the service cannot reach its database for a moment; nothing was done; `retry_after` says when to try again',
+    connection: 'stays',
+  },
   SERVER_RESTARTING: {
     meaning:
       'the server is shutting down: everything it did was reported; reconnect (another instance answers) and scan again',

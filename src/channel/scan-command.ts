@@ -16,6 +16,7 @@ import { OAUTH_ERRORS } from '../oauth/errors.ts';
 import { scanWithAccount } from '../oauth/mail.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
 import type { ScanQuota } from '../quota/scan-quota.ts';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../storage/unavailable.ts';
 import type { ScanMessage, ServerMessage, Subscription } from './protocol.ts';
 import { markVerification, summarizeVerification } from './verification.ts';
 
@@ -162,6 +163,7 @@ export async function scanForSession(
   const subs = new Map<string, Subscription>();
   const previous = m.previous_unsubscribes ?? [];
   let refusedUntil = before.resets_at;
+  let storeDown = false;
   const opts: ScanOptions = {
     mailboxes: m.mailboxes,
     since: m.since ? new Date(m.since) : undefined,
@@ -179,7 +181,13 @@ export async function scanForSession(
       emit({ type: 'subscription', subscription: marked });
     },
     started: async () => {
-      const taken = await deps.quota.take(email);
+      // The quota lives in the database; if it cannot be reached the scan does not start.
+      const taken = await deps.quota.take(email).catch((err: unknown) => {
+        if (!isDatabaseUnavailable(err)) throw err;
+        storeDown = true;
+        return null;
+      });
+      if (taken === null) return false;
       if (!taken.ok) {
         refusedUntil = taken.resets_at;
         return false;
@@ -200,9 +208,17 @@ export async function scanForSession(
   if (!result.ok) {
     deps.logger.info({ code: result.code }, 'scan ended with an error');
     emit(
-      result.code === 'REFUSED'
-        ? quotaExceeded(refusedUntil)
-        : { type: 'error', code: wsCode(result.code), message: result.message },
+      result.code === 'REFUSED' && storeDown
+        ? {
+            type: 'error',
+            code: 'SERVICE_UNAVAILABLE',
+            message:
+              'The service cannot reach its database right now, so the scan did not start. Try again in a few seconds.',
+            retry_after: DATABASE_RETRY_AFTER_SECONDS,
+          }
+        : result.code === 'REFUSED'
+          ? quotaExceeded(refusedUntil)
+          : { type: 'error', code: wsCode(result.code), message: result.message },
     );
     return null;
   }

@@ -8,6 +8,7 @@ import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { WebSocket } from 'ws';
 import { OAUTH_PROVIDER } from '../mailbox/providers.ts';
 import type { OAuthAccount } from '../oauth/account.ts';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../storage/unavailable.ts';
 import type { LiveConnections } from './drain.ts';
 import { ClientMessage, describeIssues, PROTOCOL_VERSION, type ServerMessage, WS_CLOSE } from './protocol.ts';
 import type { ScanSession, SessionOwner } from './session.ts';
@@ -158,6 +159,17 @@ export function driveConnection(
     }
     handle(data.toString())
       .catch((err: unknown) => {
+        if (isDatabaseUnavailable(err)) {
+          // an expected outcome with a clear answer; the pool reconnects once the database is back
+          log.warn({ err: String(err) }, 'channel: database unavailable');
+          send({
+            type: 'error',
+            code: 'SERVICE_UNAVAILABLE',
+            message: 'The service cannot reach its database right now; nothing was done. Try again in a few seconds.',
+            retry_after: DATABASE_RETRY_AFTER_SECONDS,
+          });
+          return;
+        }
         log.error({ err }, 'channel message failed');
         send({ type: 'error', code: 'INTERNAL', message: 'Something went wrong on our side; please try again.' });
       })

@@ -6,7 +6,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { isDatabaseUnavailable } from '../storage/unavailable.ts';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../storage/unavailable.ts';
 import { noteErrorCode } from './access-log.ts';
 import { ApiError, ERRORS, type ErrorCode } from './errors.ts';
 
@@ -77,7 +77,7 @@ export function installErrorHandling(app: FastifyInstance, opts: ErrorHandlingOp
     if (isDatabaseUnavailable(err)) {
       req.log.warn({ err: String(err) }, 'database unavailable');
       return send(reply, 'UNAVAILABLE', 'the service is briefly unavailable; try again shortly', {
-        'retry-after': '5',
+        'retry-after': String(DATABASE_RETRY_AFTER_SECONDS),
       });
     }
     req.log.error({ err }, 'unhandled error');

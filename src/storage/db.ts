@@ -6,6 +6,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { createFromImage, readImage } from './image.ts';
+import { isDatabaseUnavailable } from './unavailable.ts';
 
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
@@ -92,6 +93,7 @@ export async function openPostgres(url: string, max = 10): Promise<Db> {
     ...wrap(pool),
     async transaction(fn) {
       const client = await pool.connect();
+      let broken = false;
       try {
         await client.query('begin');
         const out = await fn(wrap(client));
@@ -99,9 +101,11 @@ export async function openPostgres(url: string, max = 10): Promise<Db> {
         return out;
       } catch (err) {
         await client.query('rollback').catch(() => {});
+        broken = isDatabaseUnavailable(err);
         throw err;
       } finally {
-        client.release();
+        // a client whose connection broke is dropped, not handed out again
+        client.release(broken);
       }
     },
     async close() {

@@ -5,6 +5,9 @@
  * the pool gave up waiting for a connection. Such a failure is answered 503 UNAVAILABLE
  * (docs/api.md), and the service recovers by itself once the database is back.
  */
+/** How long a client is told to wait before trying again, in seconds (HTTP Retry-After, /ws retry_after). */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 const NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH']);
 const MESSAGES =
   /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|timeout expired)/;

@@ -27,6 +27,11 @@ export interface SmtpSink {
   connections: number;
   /** XOAUTH2 sign-ins: the token each one carried and whether it was accepted */
   oauthLogins: { user: string; token: string; accepted: boolean }[];
+  /**
+   * Recipients refused from now on, with a temporary 451 (a server refusing mid-batch): a
+   * number lets that many more messages through first; 'all' refuses every one; null none.
+   */
+  refuse: number | 'all' | null;
   close(): Promise<void>;
 }
 
@@ -36,7 +41,14 @@ export async function startSmtpSink(opts: {
   tls: 'implicit' | 'starttls';
   oauth?: SinkOAuth;
 }): Promise<SmtpSink> {
-  const sink: SmtpSink = { port: 0, messages: [], connections: 0, oauthLogins: [], close: async () => {} };
+  const sink: SmtpSink = {
+    port: 0,
+    messages: [],
+    connections: 0,
+    oauthLogins: [],
+    refuse: null,
+    close: async () => {},
+  };
   const server = new SMTPServer({
     secure: opts.tls === 'implicit',
     key: readFileSync(keyPath),
@@ -67,6 +79,16 @@ export async function startSmtpSink(opts: {
       if (opts.user && auth.username === opts.user && auth.password === opts.password) {
         cb(null, { user: auth.username });
       } else cb(new Error('Invalid username or password'));
+    },
+    onRcptTo(_address, _session, cb) {
+      const r = sink.refuse;
+      if (r === 'all' || (typeof r === 'number' && r <= 0)) {
+        const err = Object.assign(new Error('Mailbox temporarily unavailable, try again later'), { responseCode: 451 });
+        cb(err);
+        return;
+      }
+      if (typeof r === 'number') sink.refuse = r - 1;
+      cb();
     },
     onData(stream, session, cb) {
       const chunks: Buffer[] = [];

@@ -18,6 +18,8 @@ export interface TcpRelay {
   readonly bytesDown: number;
   /** cut every open connection (both sides destroyed) */
   cutAll(): void;
+  /** while true, nothing the server sends reaches the clients (a stalled network); false delivers it */
+  hold(on: boolean): void;
   /** while true, new connections are closed at once (a server that went away) */
   refuse(on: boolean): void;
   close(): Promise<void>;
@@ -29,6 +31,8 @@ export async function startTcpRelay(target: { host: string; port: number }): Pro
   let bytesUp = 0;
   let bytesDown = 0;
   let refusing = false;
+  let holding = false;
+  const held: [Socket, Buffer][] = [];
   const server: Server = createServer((client) => {
     connections++;
     if (refusing) {
@@ -43,14 +47,15 @@ export async function startTcpRelay(target: { host: string; port: number }): Pro
       client.destroy();
       upstream.destroy();
     };
-    client.on('data', (b) => {
+    client.on('data', (b: Buffer) => {
       bytesUp += b.length;
+      upstream.write(b);
     });
-    upstream.on('data', (b) => {
+    upstream.on('data', (b: Buffer) => {
       bytesDown += b.length;
+      if (holding) held.push([client, b]);
+      else client.write(b);
     });
-    client.pipe(upstream);
-    upstream.pipe(client);
     client.on('error', drop).on('close', drop);
     upstream.on('error', drop).on('close', drop);
   });
@@ -79,6 +84,10 @@ export async function startTcpRelay(target: { host: string; port: number }): Pro
     },
     refuse(on) {
       refusing = on;
+    },
+    hold(on) {
+      holding = on;
+      if (!on) for (const [c, b] of held.splice(0)) if (!c.destroyed) c.write(b);
     },
     close() {
       for (const [a, b] of pairs) {
