@@ -93,6 +93,7 @@ export async function channelRoutes(app: FastifyInstance, opts: ChannelOptions) 
         }
         // The lease is taken before the upgrade (this hook may wait; the handler below may not)
         // and freed when the socket closes, whether or not the upgrade went through.
+        if (req.headers.upgrade?.toLowerCase() !== 'websocket') return; // no connection to count
         const lease = await opts.connections.acquire(req.ip);
         leases.set(req, lease);
         if ('release' in lease) req.raw.socket.once('close', () => lease.release());
