@@ -253,3 +253,34 @@ test('at most maxGroups subscriptions are kept; messages of further lists are dr
     ],
   );
 });
+
+test('deferred one-click evidence is checked for the newest message only, when a snapshot is taken', () => {
+  const g = createGrouper({ matchService: () => null });
+  const oneClick = (url: string) => ({ one_click: url, http: [url], mailto: [] });
+  const signed = {
+    authResults: ['mx.example.net; dkim=pass header.d=shop.example'],
+    dkimSignatures: ['v=1; d=shop.example; s=s; h=from:list-unsubscribe:list-unsubscribe-post; b=AAAAAAAAAAAA'],
+    fromDomain: 'shop.example',
+  };
+  const id = g.add(
+    msg({
+      date: day(1),
+      methods: oneClick('https://shop.example/u/1'),
+      oneClickEvidence: { ...signed, authResults: [] },
+    }),
+  )!;
+  assert.equal(g.get(id).methods.one_click, null);
+  assert.equal(g.get(id).one_click_withheld, 'unauthenticated');
+  g.add(msg({ date: day(3), methods: oneClick('https://shop.example/u/3'), oneClickEvidence: signed }));
+  // an older message's evidence, failing, changes nothing: the newest one counts
+  g.add(
+    msg({
+      date: day(2),
+      methods: oneClick('https://shop.example/u/2'),
+      oneClickEvidence: { ...signed, authResults: [] },
+    }),
+  );
+  assert.equal(g.get(id).methods.one_click, 'https://shop.example/u/3');
+  assert.equal(g.get(id).one_click_withheld, null);
+  assert.deepEqual(g.get(id).methods.http, ['https://shop.example/u/3']);
+});

@@ -14,9 +14,11 @@
  *   1990 are treated as absent: one broken or hostile Date must not stretch a list's span.
  */
 import { createHash } from 'node:crypto';
+import { oneClickWithheld } from './one-click-evidence.ts';
 import type {
   AuthVerdict,
   MailtoMethod,
+  OneClickEvidence,
   OneClickWithheld,
   ParsedMessage,
   SenderAuth,
@@ -65,6 +67,8 @@ interface Group {
   lastMailbox: string | null;
   oneClick: string | null;
   oneClickWithheld: OneClickWithheld | null;
+  /** the newest message's unchecked one-click evidence (a deferring parser), checked at the next snapshot */
+  evidence: OneClickEvidence | null;
   http: string[];
   mailto: MailtoMethod[];
   subjects: Ranked<string>[];
@@ -138,6 +142,7 @@ export function createGrouper(opts: GrouperOptions): Grouper {
       g.newestSeq = rankSeq;
       g.oneClick = m.one_click;
       g.oneClickWithheld = msg.oneClickWithheld;
+      g.evidence = msg.oneClickEvidence ?? null;
       g.http = m.http.length <= MAX_METHODS ? m.http : m.http.slice(0, MAX_METHODS);
       g.mailto = m.mailto.length <= MAX_METHODS ? m.mailto : m.mailto.slice(0, MAX_METHODS);
     }
@@ -182,6 +187,13 @@ export function createGrouper(opts: GrouperOptions): Grouper {
   }
 
   function snapshot(g: Group): Subscription {
+    if (g.evidence !== null) {
+      // RFC 8058 §3.1 evidence for the one-click the list now offers (one-click-evidence.ts)
+      const e = g.evidence;
+      g.evidence = null;
+      g.oneClickWithheld = oneClickWithheld(e.authResults, e.dkimSignatures, e.fromDomain);
+      if (g.oneClickWithheld !== null) g.oneClick = null;
+    }
     const address = g.address?.value ?? '';
     const domain = address.slice(address.lastIndexOf('@') + 1);
     const spanMonths = g.firstMs === null || g.lastMs === null ? 0 : (g.lastMs - g.firstMs) / MONTH_MS;
@@ -259,6 +271,7 @@ function newGroup(id: string, listKey: string, listId: string | null): Group {
     lastMailbox: null,
     oneClick: null,
     oneClickWithheld: null,
+    evidence: null,
     http: [],
     mailto: [],
     subjects: [],

@@ -21,7 +21,7 @@ import { emptyScanFields, readScanFields } from './header-split.ts';
 import { cleanText, type ListId, parseListId } from './list-id.ts';
 import { parseListUnsubscribe } from './list-unsubscribe.ts';
 import { type OneClickWithheld, oneClickWithheld } from './one-click-evidence.ts';
-import type { MessageMeta, ParsedMessage, UnsubscribeMethods } from './types.ts';
+import type { MessageMeta, OneClickEvidence, ParsedMessage, UnsubscribeMethods } from './types.ts';
 
 /** The header fields this module reads from a parsed block (a subset of postal-mime's Email). */
 export type HeaderFields = Pick<Email, 'headers'> & Partial<Pick<Email, 'from' | 'subject' | 'date'>>;
@@ -55,8 +55,13 @@ export type HeaderParser = (meta: MessageMeta, opts?: { onlyWithMethods?: boolea
  * unsubscribe method comes back as null before anything else is parsed: the grouping ignores
  * such a message whatever its other fields say. Results may share objects (from, methods)
  * between messages; treat them as read-only.
+ *
+ * With `deferEvidence` (the scan's tally), a message offering one-click carries its DKIM
+ * evidence unread (`oneClickEvidence`) and `methods.one_click` is only a candidate: the grouping
+ * checks it for the newest message of each list only, which is the one it uses (one check per
+ * list and report instead of one per message; docs/benchmarks.md).
  */
-export function createHeaderParser(opts: { memo: boolean } = { memo: true }): HeaderParser {
+export function createHeaderParser(opts: { memo: boolean; deferEvidence?: boolean } = { memo: true }): HeaderParser {
   // Per scan, per list (raw List-Id text, or raw From text without one): the results computed
   // from that list's last raw values, reused only when the raw text is identical (===). A list's
   // From, List-Id and often its List-Unsubscribe repeat in every message; one Map lookup per
@@ -112,7 +117,15 @@ export function createHeaderParser(opts: { memo: boolean } = { memo: true }): He
       sent = c.from;
     } else if (from) sent = sender(addressParser(from)[0]);
     let withheld: OneClickWithheld | null = null;
-    if (methods.one_click !== null) {
+    let evidence: OneClickEvidence | undefined;
+    if (methods.one_click !== null && opts.deferEvidence) {
+      // copies: the field arrays are reused for the next message
+      evidence = {
+        authResults: [...f.authenticationResults],
+        dkimSignatures: [...f.dkimSignature],
+        fromDomain: domainOf(sent),
+      };
+    } else if (methods.one_click !== null) {
       withheld = oneClickWithheld(f.authenticationResults, f.dkimSignature, domainOf(sent));
       if (withheld !== null) {
         if (c && c.methods === methods) methods = c.withoutOneClick ??= { ...methods, one_click: null };
@@ -130,6 +143,7 @@ export function createHeaderParser(opts: { memo: boolean } = { memo: true }): He
       listName: listId?.name ?? null,
       methods,
       oneClickWithheld: withheld,
+      ...(evidence ? { oneClickEvidence: evidence } : {}),
       // postal-mime's Date is ISO for a parseable value, else the raw text, which date() reads the same way
       date: Number.isNaN(ms) ? null : new Date(ms),
       // postal-mime sets subject only for a non-empty first Subject field

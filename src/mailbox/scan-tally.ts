@@ -52,7 +52,7 @@ export function createTally(
   const grouper = createGrouper({ matchService: opts.matchService, maxGroups: caps.subscriptions });
   let unread = 0;
   let cut = 0;
-  const parse = createHeaderParser();
+  const parse = createHeaderParser({ memo: true, deferEvidence: true });
   const uids: ScanUidIndex = { bySubscription: new Map(), uidValidity: new Map() };
   const mailboxes: { path: string; messages: number }[] = [];
   const seenIds = opts.dedupe ? new Map<number, string>() : null;

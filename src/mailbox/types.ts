@@ -55,11 +55,23 @@ export interface ParsedMessage {
   methods: UnsubscribeMethods;
   /** why the headers' one-click was dropped from `methods` (one-click-evidence.ts), else null */
   oneClickWithheld: OneClickWithheld | null;
+  /**
+   * Set only by a parser that defers the check (createHeaderParser's deferEvidence): then
+   * `methods.one_click` is a candidate, and the grouping checks this evidence for it.
+   */
+  oneClickEvidence?: OneClickEvidence;
   date: Date | null;
   subject: string | null;
   auth: SenderAuth;
   /** RFC 5322 §3.6.4 msg-id without its angle brackets: one message in two folders is counted once */
   messageId: string | null;
+}
+
+/** What one-click-evidence.ts reads of one message. */
+export interface OneClickEvidence {
+  authResults: string[];
+  dkimSignatures: string[];
+  fromDomain: string | null;
 }
 
 export interface ServiceMatch {
