@@ -24,14 +24,14 @@ export const STORED_TABLES: readonly StoredTable[] = [
   },
   {
     name: 'rate_limits',
-    what: 'Request counters that stop one client from flooding the public API and agent sign-up.',
+    what: 'Request counters that stop one client from flooding the public API and agent sign-up, and that limit failed mailbox sign-ins, scans and unsubscribes (an hour each).',
     personal:
-      'Each counter is keyed by the client’s IP address, or by a keyed hash of an email address for agent claim emails. Only used when this site runs on a PostgreSQL server; on the embedded database the counters live in memory.',
+      'Each counter is keyed by the client’s IP address (public API, agent sign-up), by a keyed hash of an email address (agent claim emails), or by a keyed hash of an IP address or a mailbox address (failed sign-ins, scans, unsubscribes): those addresses are never stored themselves. Only used when this site runs on a PostgreSQL server; on the embedded database the counters live in memory.',
     kept: 'Until the counter’s window ends (one hour at most); deleted within the next hour.',
   },
   {
     name: 'app_secrets',
-    what: 'Keys this server generated for itself at its first start: the key of the quota hash, the key of the agent sign-up hashes, and the key that seals the short-lived Microsoft sign-in cookie.',
+    what: 'Keys this server generated for itself at its first start: the key of the quota hash, the key of the attempt-limit hashes, the key of the agent sign-up hashes, and the key that seals the short-lived Microsoft sign-in cookie.',
     personal: null,
     kept: 'For the life of the installation.',
   },
