@@ -49,7 +49,11 @@ export const STOP_GRACE_MS = 30_000;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
-export function createLiveConnections(store: SessionStore): LiveConnections {
+/**
+ * `stores`: every place scan sessions run — the /ws sessions, and the agents' hand-offs
+ * (src/handoff/), whose scans and batches get the same deadline though no /ws connection shows them.
+ */
+export function createLiveConnections(stores: Pick<SessionStore, 'busy'>[]): LiveConnections {
   const live = new Set<LiveConnection>();
   let draining = false;
   let told = 0;
@@ -79,7 +83,7 @@ export function createLiveConnections(store: SessionStore): LiveConnections {
     async drain(deadlineMs) {
       const started = Date.now();
       draining = true;
-      const busy = store.busy();
+      const busy = stores.flatMap((s) => s.busy());
       restartIdle();
       // each busy session's connection is told the moment its work ends
       const settled = Promise.all(busy.map((s) => s.settled().then(restartIdle)));
