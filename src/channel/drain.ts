@@ -1,12 +1,12 @@
 /**
  * The /ws side of a graceful shutdown (docs/deploy.md, "Shutting down"). Once draining, no new
  * work starts: new connections are refused (503, so a balancer hands them to another instance)
- * and a `scan` or `unsubscribe` on an open connection is answered SERVER_RESTARTING. Scans and
+ * and a `scan` or `unsubscribe` on an open connection is answered SERVICE_RESTARTING. Scans and
  * unsubscribe batches already running get until the deadline to finish; each reports as it
  * always does (every subscription, the outcome, one result per id). Past the deadline they are
  * stopped — a scan then reports `done` with `cancelled`, a batch reports every id it did not
  * get to as not sent — and given a short grace to say so. A connection is told
- * SERVER_RESTARTING and closed with 1012 (RFC 6455 §7.4.1 via the IANA registry: service
+ * SERVICE_RESTARTING and closed with 1012 (RFC 6455 §7.4.1 via the IANA registry: service
  * restart) as soon as its session has nothing running, so nothing it did goes unreported.
  */
 import type { ScanSession } from './session.ts';
@@ -16,7 +16,7 @@ import type { SessionStore } from './session-store.ts';
 export interface LiveConnection {
   /** the session it drives now (resume can change it) */
   session(): ScanSession;
-  /** tells the client SERVER_RESTARTING and closes with 1012; idempotent */
+  /** tells the client SERVICE_RESTARTING and closes with 1012; idempotent */
   restart(): void;
 }
 
