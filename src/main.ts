@@ -2,7 +2,7 @@
  * Starts optout: config → logger → catalog and storage (migrated), side by side → app → listen.
  * SIGTERM/SIGINT drain first (docs/deploy.md, "Shutting down"): /readyz turns 503 and new /ws
  * connections are refused at once; running scans and unsubscribe batches get DRAIN_SECONDS to
- * finish and report; each /ws client is told SERVER_RESTARTING and closed with 1012. Then stop
+ * finish and report; each /ws client is told SERVICE_RESTARTING and closed with 1012. Then stop
  * accepting, let in-flight requests finish, and close the database (PGlite must be closed
  * cleanly or its directory can corrupt).
  */

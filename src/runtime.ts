@@ -146,7 +146,7 @@ export async function createRuntime(
       linkCheck: createRateLimit(db, { ...LIMITS.linkCheck, points: config.limits.linkChecksPerIp }),
     },
     attempts,
-    live: createLiveConnections(sessions),
+    live: createLiveConnections([sessions, handoffs]),
     queue,
     agent,
     oauth,

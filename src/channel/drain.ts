@@ -1,12 +1,12 @@
 /**
  * The /ws side of a graceful shutdown (docs/deploy.md, "Shutting down"). Once draining, no new
  * work starts: new connections are refused (503, so a balancer hands them to another instance)
- * and a `scan` or `unsubscribe` on an open connection is answered SERVER_RESTARTING. Scans and
+ * and a `scan` or `unsubscribe` on an open connection is answered SERVICE_RESTARTING. Scans and
  * unsubscribe batches already running get until the deadline to finish; each reports as it
  * always does (every subscription, the outcome, one result per id). Past the deadline they are
  * stopped — a scan then reports `done` with `cancelled`, a batch reports every id it did not
  * get to as not sent — and given a short grace to say so. A connection is told
- * SERVER_RESTARTING and closed with 1012 (RFC 6455 §7.4.1 via the IANA registry: service
+ * SERVICE_RESTARTING and closed with 1012 (RFC 6455 §7.4.1 via the IANA registry: service
  * restart) as soon as its session has nothing running, so nothing it did goes unreported.
  */
 import type { ScanSession } from './session.ts';
@@ -16,7 +16,7 @@ import type { SessionStore } from './session-store.ts';
 export interface LiveConnection {
   /** the session it drives now (resume can change it) */
   session(): ScanSession;
-  /** tells the client SERVER_RESTARTING and closes with 1012; idempotent */
+  /** tells the client SERVICE_RESTARTING and closes with 1012; idempotent */
   restart(): void;
 }
 
@@ -49,7 +49,11 @@ export const STOP_GRACE_MS = 30_000;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
-export function createLiveConnections(store: SessionStore): LiveConnections {
+/**
+ * `stores`: every place scan sessions run — the /ws sessions, and the agents' hand-offs
+ * (src/handoff/), whose scans and batches get the same deadline though no /ws connection shows them.
+ */
+export function createLiveConnections(stores: Pick<SessionStore, 'busy'>[]): LiveConnections {
   const live = new Set<LiveConnection>();
   let draining = false;
   let told = 0;
@@ -79,7 +83,7 @@ export function createLiveConnections(store: SessionStore): LiveConnections {
     async drain(deadlineMs) {
       const started = Date.now();
       draining = true;
-      const busy = store.busy();
+      const busy = stores.flatMap((s) => s.busy());
       restartIdle();
       // each busy session's connection is told the moment its work ends
       const settled = Promise.all(busy.map((s) => s.settled().then(restartIdle)));

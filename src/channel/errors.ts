@@ -5,7 +5,7 @@
  * each code is keyed by this type, so a new code cannot go unexplained.
  *
  * The connection closes by itself only for the reasons in WS_CLOSE; of the `error`s, only
- * SESSION_ENDED, TOO_MANY_CONNECTIONS and SERVER_RESTARTING come with a close.
+ * SESSION_ENDED, TOO_MANY_CONNECTIONS and SERVICE_RESTARTING come with a close.
  */
 
 export interface WsErrorEntry {
@@ -91,7 +91,7 @@ export const WS_ERRORS = {
       'the service cannot reach its database for a moment; nothing was done; `retry_after` says when to try again',
     connection: 'stays',
   },
-  SERVER_RESTARTING: {
+  SERVICE_RESTARTING: {
     meaning:
       'the server is shutting down: everything it did was reported; reconnect (another instance answers) and scan again',
     connection: 'closes',
@@ -107,7 +107,7 @@ export const WS_ERROR_CODES = Object.keys(WS_ERRORS) as [WsErrorCode, ...WsError
  * big; 4000–4999 are the application's own, §7.4.2; 1012 service restart is registered with
  * IANA's WebSocket Close Code Number Registry). After `idle` the session is kept like after any
  * dropped connection; after `ended` it is gone; after `replaced` another connection resumed it;
- * after `restart` (SERVER_RESTARTING) this instance is going away with the session's sign-in.
+ * after `restart` (SERVICE_RESTARTING) this instance is going away with the session's sign-in.
  */
 export const WS_CLOSE = {
   idle: { code: 1000, reason: 'idle' },

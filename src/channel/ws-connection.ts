@@ -56,7 +56,7 @@ export function driveConnection(
     restart() {
       send({
         type: 'error',
-        code: 'SERVER_RESTARTING',
+        code: 'SERVICE_RESTARTING',
         message: 'The server is restarting. Reconnect to continue; a scan may need to be run again.',
       });
       socket.close(WS_CLOSE.restart.code, WS_CLOSE.restart.reason);

@@ -121,6 +121,8 @@ export interface HandoffStore {
   /** ends the hand-off now: the scan stops, everything is wiped */
   forget(h: Handoff): void;
   readonly size: number;
+  /** the hand-offs' sessions running a scan or a batch now (a graceful shutdown waits for them) */
+  busy(): ScanSession[];
   close(): void;
 }
 
@@ -283,6 +285,7 @@ export function createHandoffStore(deps: SessionDeps, settings: HandoffSettings)
     get size() {
       return byId.size;
     },
+    busy: () => sessions.busy(),
     close() {
       for (const h of [...byId.values()]) this.forget(h);
       sessions.close();

@@ -1,12 +1,16 @@
 /**
- * The deployment files in deploy/ agree with the service they run (docs/deploy.md): the node
- * flags are package.json's, the systemd stop timeout covers a whole drain, nginx keeps a quiet
+ * The deployment files in deploy/ agree with the service they run (docs/deploy.md): both start
+ * it through deploy/start.sh, which runs node itself with package.json's flags, the systemd stop timeout covers a whole drain, nginx keeps a quiet
  * /ws open past the server's pings and routes it sticky, and the image carries every directory
  * the code reads at run time.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { describe, test } from 'node:test';
 import { STOP_GRACE_MS } from '../../src/channel/drain.ts';
 import { DEFAULT_CHANNEL_SETTINGS } from '../../src/channel/ws-route.ts';
@@ -17,12 +21,36 @@ const read = (f: string) => readFileSync(join(root, f), 'utf8');
 const nodeFlags = (JSON.parse(read('package.json')) as { config: { nodeFlags: string } }).config.nodeFlags;
 
 describe('deploy/ files', () => {
-  test('the systemd unit and the image start node with package.json’s flags', () => {
-    const unit = read('deploy/optout@.service');
-    assert.match(unit, new RegExp(`^ExecStart=\\S+/node ${nodeFlags} src/main\\.ts$`, 'm'));
+  test('the systemd unit and the image start the service through deploy/start.sh', () => {
+    assert.match(read('deploy/optout@.service'), /^ExecStart=\/bin\/sh \/opt\/optout\/deploy\/start\.sh$/m);
     const image = read('deploy/Containerfile');
-    const cmd = JSON.parse(image.match(/^CMD (\[.*\])$/m)![1]!) as string[];
-    assert.deepEqual(cmd, ['node', ...nodeFlags.split(' '), 'src/main.ts']);
+    assert.deepEqual(JSON.parse(image.match(/^CMD (\[.*\])$/m)![1]!), ['sh', 'deploy/start.sh']);
+    assert.match(image, /^COPY deploy\/start\.sh \.\/deploy\/start\.sh$/m);
+  });
+
+  test('deploy/start.sh runs node itself with package.json’s flags, and SIGTERM drains it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'optout-start-'));
+    const child = spawn('sh', [join(root, 'deploy/start.sh')], {
+      env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dir, DRAIN_SECONDS: '1' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      const lines = createInterface({ input: child.stdout! });
+      const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+      await new Promise<void>((res, rej) => {
+        lines.on('line', (l) => l.includes('optout is listening') && res());
+        void exited.then((code) => rej(new Error(`exited with ${code}`)));
+      });
+      // the same process (exec): node, with the flags npm start would give it
+      const argv = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      assert.match(argv[0]!, /node$/);
+      assert.deepEqual(argv.slice(1), [...nodeFlags.split(' '), 'src/main.ts']);
+      child.kill('SIGTERM');
+      assert.equal(await exited, 0);
+    } finally {
+      child.kill('SIGKILL');
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   test('the systemd stop timeout outlasts a whole drain with its defaults', () => {

@@ -305,7 +305,7 @@ describe('two instances behind nginx (deploy/nginx.conf)', () => {
     }
     const closed = await c.closed;
     assert.equal(closed.code, 1012);
-    assert.equal(c.messages.at(-1)!.code, 'SERVER_RESTARTING');
+    assert.equal(c.messages.at(-1)!.code, 'SERVICE_RESTARTING');
     const results = c.all('unsubscribe_result');
     assert.deepEqual(results.map((r) => r.id).sort(), [...ids].sort(), 'every id once');
     assert.equal(summary.counts.unsubscribed, LISTS);

@@ -1,6 +1,6 @@
 /**
  * SIGTERM drains the real service (src/channel/drain.ts, main.ts): /readyz turns 503 and new
- * /ws connections are refused at once; an idle connection is told SERVER_RESTARTING and closed
+ * /ws connections are refused at once; an idle connection is told SERVICE_RESTARTING and closed
  * with 1012 at once; a running scan finishes and reports; an unsubscribe batch past the drain
  * deadline stops sending, reports every id once (what was sent, and what was not), and only
  * then is its connection told and closed. Real peers: Dovecot, an HTTPS one-click endpoint
@@ -74,7 +74,7 @@ const restartedThenClosed = async (c: WsClient) => {
   assert.equal(closed.reason, 'service restart');
   const last = c.messages.at(-1)!;
   assert.equal(last.type, 'error');
-  assert.equal(last.code, 'SERVER_RESTARTING');
+  assert.equal(last.code, 'SERVICE_RESTARTING');
 };
 
 describe('SIGTERM drains the service', () => {

@@ -41,7 +41,7 @@ export function openChannel(onMessage: (m: ServerMessage) => void, onEvent: (e: 
   let attempt = 0;
   let droppedAt = 0;
   let retry: ReturnType<typeof setTimeout> | undefined;
-  /** the server said it is restarting (SERVER_RESTARTING, then close 1012) */
+  /** the server said it is restarting (SERVICE_RESTARTING, then close 1012) */
   let restarted = false;
 
   function connect(): void {
@@ -101,7 +101,7 @@ export function openChannel(onMessage: (m: ServerMessage) => void, onEvent: (e: 
       flush(socket);
       return true;
     }
-    if (m.type === 'error' && m.code === 'SERVER_RESTARTING') {
+    if (m.type === 'error' && m.code === 'SERVICE_RESTARTING') {
       // the close (1012) follows; the reconnection resumes, most likely on another instance
       restarted = true;
       queue = queue.filter((q) => q.type !== 'unsubscribe' && q.type !== 'cancel');
@@ -137,7 +137,7 @@ export function openChannel(onMessage: (m: ServerMessage) => void, onEvent: (e: 
         onEvent({ kind: 'lost' });
         return;
       }
-      // after SERVER_RESTARTING the page has already said why; retries are the same step
+      // after SERVICE_RESTARTING the page has already said why; retries are the same step
       if (!restarted) onEvent({ kind: 'reconnecting', attempt: attempt + 1 });
       retry = setTimeout(connect, RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)]);
       attempt++;

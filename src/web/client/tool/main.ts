@@ -218,7 +218,7 @@ function onChannel(e: ChannelEvent): void {
       );
       break;
     case 'restarting':
-      if (signedIn || busy) signedOut(errorAdvice('SERVER_RESTARTING', '', providerHelp()));
+      if (signedIn || busy) signedOut(errorAdvice('SERVICE_RESTARTING', '', providerHelp()));
       else notice('Our server is restarting. Reconnecting…');
       break;
     case 'expired':

@@ -133,7 +133,7 @@ const ADVICE: Record<WsErrorCode, Advice> = {
     `Your network has asked for more unsubscribes in the last hour than we send. Nothing was sent; select fewer senders, or try again ${whenAgain(retryAfter)}.`,
   TOO_MANY_CONNECTIONS: (_m, _h, _r, retryAfter) =>
     `Too many windows or devices on your network are connected to this service at once. Close tabs you do not need, then reload this page ${whenAgain(retryAfter)}.`,
-  SERVER_RESTARTING: () =>
+  SERVICE_RESTARTING: () =>
     'Our server is restarting, so the sign-in it held in memory is gone; everything it did was reported above. The page reconnects by itself; the results stay here, and a new scan lets you unsubscribe again.',
   SERVICE_UNAVAILABLE: (_m, _h, _r, retryAfter) =>
     `The service cannot reach its database for a moment, so nothing was done. Please try again ${whenAgain(retryAfter)}.`,
