@@ -46,14 +46,13 @@ export class AccessLog extends LogController {
     const slow = ms > this.#slowMs;
     const route = req.routeOptions.url;
     if (status < 400 && !slow && !error && route !== undefined) {
-      // the common case first, and nothing built when info is off — for the service or for the
-      // route (a route's `logLevel` sets its request logger's level: /healthz and /readyz are quiet)
-      if ((req.log as Logger).isLevelEnabled('info'))
+      // the common case first, and nothing built when info is off
+      if (logger.isLevelEnabled('info'))
         logger.info({ reqId: req.id, method: req.method, route, status, ms }, 'request');
       return;
     }
     const level = status >= 500 || error ? 'error' : slow ? 'warn' : 'info';
-    if (!(req.log as Logger).isLevelEnabled(level)) return;
+    if (!logger.isLevelEnabled(level)) return;
     logger[level](
       {
         reqId: req.id,
