@@ -13,7 +13,7 @@ import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import { ClientMessage } from '../../src/channel/protocol.ts';
 import { MAX_FRAME_BYTES } from '../../src/channel/ws-route.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { listenWs, startTestApp, type TestApp } from '../helpers/app.ts';
 import { connectWs, type WsClient } from '../helpers/ws-client.ts';
 import { fuzzParams } from './settings.ts';
 
@@ -24,7 +24,7 @@ let c: WsClient;
 
 before(async () => {
   t = await startTestApp({ env: { BASE_URL: ORIGIN }, runtime: { worker: false } });
-  url = `${(await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws')}/ws`;
+  url = await listenWs(t);
   c = await fresh();
 });
 after(async () => {

@@ -73,3 +73,8 @@ export async function startTestApp(opts: StartOptions = {}): Promise<TestApp> {
     },
   };
 }
+
+/** Listens on a free loopback port and returns the `ws://…/ws` URL of the app's WebSocket. */
+export async function listenWs(t: TestApp): Promise<string> {
+  return `${(await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws')}/ws`;
+}

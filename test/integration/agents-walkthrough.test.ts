@@ -21,6 +21,7 @@ import {
 import { parseExamples, runExamples } from '../helpers/doc-examples.ts';
 import { type Dovecot, startDovecot } from '../helpers/dovecot.ts';
 import { type HttpsTarget, startHttpsTarget } from '../helpers/https-target.ts';
+import { allowLoopback } from '../helpers/loopback.ts';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.ts';
 import { trustTestCa } from '../helpers/tls-ca.ts';
 
@@ -79,7 +80,7 @@ before(async () => {
     sink: claimSink,
     agent: { limits: UNLIMITED },
     env: {
-      OUTBOUND_ALLOW_HOSTS: [dovecot.imapsPort, target.port, mailSink.port].map((p) => `127.0.0.1:${p}`).join(','),
+      OUTBOUND_ALLOW_HOSTS: allowLoopback(dovecot.imapsPort, target.port, mailSink.port),
     },
   });
 });

@@ -15,6 +15,7 @@ import { launchChromium } from '../helpers/browser.ts';
 import { type Dovecot, startDovecot } from '../helpers/dovecot.ts';
 import { freePorts } from '../helpers/dovecot-process.ts';
 import { type HttpsTarget, startHttpsTarget } from '../helpers/https-target.ts';
+import { allowLoopback } from '../helpers/loopback.ts';
 import { type Nginx, startNginx } from '../helpers/nginx.ts';
 import { type PgServer, startPostgres } from '../helpers/pg-server.ts';
 import { type ServerProcess, startServer } from '../helpers/server-process.ts';
@@ -45,7 +46,7 @@ function startInstance(i: 0 | 1): Promise<ServerProcess> {
       TRUST_PROXY: '127.0.0.1',
       DRAIN_SECONDS: '20',
       NODE_EXTRA_CA_CERTS: caPath,
-      OUTBOUND_ALLOW_HOSTS: [dovecot.imapsPort, target.port].map((p) => `127.0.0.1:${p}`).join(','),
+      OUTBOUND_ALLOW_HOSTS: allowLoopback(dovecot.imapsPort, target.port),
     },
     180_000,
   );

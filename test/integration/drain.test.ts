@@ -12,6 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { listMessages } from '../fixtures/list-mail.ts';
 import { type Dovecot, startDovecot } from '../helpers/dovecot.ts';
 import { type HttpsTarget, startHttpsTarget } from '../helpers/https-target.ts';
+import { allowLoopback } from '../helpers/loopback.ts';
 import { createTestDatabase } from '../helpers/postgres.ts';
 import { type ServerProcess, startServer } from '../helpers/server-process.ts';
 import { caPath, trustTestCa } from '../helpers/tls-ca.ts';
@@ -51,7 +52,7 @@ async function service(drainSeconds: number): Promise<{ server: ServerProcess; o
       DATABASE_URL: db.url,
       DRAIN_SECONDS: String(drainSeconds),
       NODE_EXTRA_CA_CERTS: caPath,
-      OUTBOUND_ALLOW_HOSTS: [dovecot.imapsPort, target.port].map((p) => `127.0.0.1:${p}`).join(','),
+      OUTBOUND_ALLOW_HOSTS: allowLoopback(dovecot.imapsPort, target.port),
     },
     180_000,
   );

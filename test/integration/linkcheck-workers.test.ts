@@ -13,6 +13,7 @@ import { openPostgres } from '../../src/storage/db.ts';
 import { migrate } from '../../src/storage/migrate.ts';
 import { loopbackCatalog } from '../helpers/catalog.ts';
 import { startHttpTarget } from '../helpers/http-target.ts';
+import { allowLoopback } from '../helpers/loopback.ts';
 import { createTestDatabase } from '../helpers/postgres.ts';
 
 const FAST = { pollingIntervalSeconds: 0.5, heartbeatSeconds: 10, superviseIntervalSeconds: 1 };
@@ -26,7 +27,7 @@ describe('link checks with several workers on PostgreSQL', () => {
     const catalog = loopbackCatalog(slugs.map((slug) => ({ slug, url: `${target.origin}/${slug}/cancel` })));
     const config = loadConfig({
       DATABASE_URL: pg.url,
-      OUTBOUND_ALLOW_HOSTS: `127.0.0.1:${target.port}`,
+      OUTBOUND_ALLOW_HOSTS: allowLoopback(target.port),
       LINK_CHECK_SCHEDULE: 'off',
     });
     const dbA = await openPostgres(pg.url, 4);
@@ -94,7 +95,7 @@ for (const engine of ['PostgreSQL', 'PGlite'] as const) {
       const env = {
         ...(pg ? { DATABASE_URL: pg.url } : { DATA_DIR: dataDir }),
         TARGET_URL: `${target.origin}/crashy/cancel`,
-        OUTBOUND_ALLOW_HOSTS: `127.0.0.1:${target.port}`,
+        OUTBOUND_ALLOW_HOSTS: allowLoopback(target.port),
       };
       try {
         target.hold = true;

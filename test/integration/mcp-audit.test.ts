@@ -12,6 +12,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { generateReceipts } from '../fixtures/receipt-mail.ts';
 import { type AgentApp, postJson, SINK_PASSWORD, SINK_USER, startAgentApp, UNLIMITED } from '../helpers/agent.ts';
 import { type Dovecot, startDovecot } from '../helpers/dovecot.ts';
+import { allowLoopback } from '../helpers/loopback.ts';
 import { claimAgent, mcpClient, registerAgent, toolError } from '../helpers/mcp.ts';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.ts';
 import { trustTestCa } from '../helpers/tls-ca.ts';
@@ -44,7 +45,7 @@ before(async () => {
   t = await startAgentApp('PGlite', {
     sink: claimSink,
     agent: { limits: UNLIMITED },
-    env: { OUTBOUND_ALLOW_HOSTS: `127.0.0.1:${dovecot.imapsPort}` },
+    env: { OUTBOUND_ALLOW_HOSTS: allowLoopback(dovecot.imapsPort) },
   });
 });
 after(async () => {

@@ -13,6 +13,7 @@ import { listMessages } from '../fixtures/list-mail.ts';
 import { type AgentApp, SINK_PASSWORD, SINK_USER, startAgentApp, UNLIMITED } from '../helpers/agent.ts';
 import { type Dovecot, startDovecot } from '../helpers/dovecot.ts';
 import { type HttpsTarget, startHttpsTarget } from '../helpers/https-target.ts';
+import { allowLoopback } from '../helpers/loopback.ts';
 import { claimAgent, mcpClient, registerAgent, toolError } from '../helpers/mcp.ts';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.ts';
 import { trustTestCa } from '../helpers/tls-ca.ts';
@@ -55,7 +56,7 @@ after(async () => {
 });
 
 const env = () => ({
-  OUTBOUND_ALLOW_HOSTS: [dovecot.imapsPort, target.port, mailSink.port].map((p) => `127.0.0.1:${p}`).join(','),
+  OUTBOUND_ALLOW_HOSTS: allowLoopback(dovecot.imapsPort, target.port, mailSink.port),
 });
 const custom = () => ({
   email: USER,

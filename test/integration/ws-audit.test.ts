@@ -9,8 +9,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { byMailbox, generateMailbox } from '../fixtures/mail-generator.ts';
 import { generateReceipts } from '../fixtures/receipt-mail.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { listenWs, startTestApp, type TestApp } from '../helpers/app.ts';
 import { type Dovecot, startDovecot } from '../helpers/dovecot.ts';
+import { allowLoopback } from '../helpers/loopback.ts';
 import { trustTestCa } from '../helpers/tls-ca.ts';
 import { connectWs, type Msg, type WsClient } from '../helpers/ws-client.ts';
 
@@ -44,10 +45,10 @@ before(async () => {
     ],
   });
   t = await startTestApp({
-    env: { BASE_URL: ORIGIN, OUTBOUND_ALLOW_HOSTS: `127.0.0.1:${dovecot.imapsPort}` },
+    env: { BASE_URL: ORIGIN, OUTBOUND_ALLOW_HOSTS: allowLoopback(dovecot.imapsPort) },
     runtime: { worker: false },
   });
-  wsUrl = `${(await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws')}/ws`;
+  wsUrl = await listenWs(t);
 });
 
 after(async () => {

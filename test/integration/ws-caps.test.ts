@@ -6,8 +6,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { listMessages } from '../fixtures/list-mail.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { listenWs, startTestApp, type TestApp } from '../helpers/app.ts';
 import { type Dovecot, startDovecot } from '../helpers/dovecot.ts';
+import { allowLoopback } from '../helpers/loopback.ts';
 import { startTcpRelay, type TcpRelay } from '../helpers/tcp-relay.ts';
 import { trustTestCa } from '../helpers/tls-ca.ts';
 import { connectWs, type Msg } from '../helpers/ws-client.ts';
@@ -72,14 +73,14 @@ before(async () => {
   t = await startTestApp({
     env: {
       BASE_URL: ORIGIN,
-      OUTBOUND_ALLOW_HOSTS: `127.0.0.1:${relay.port}`,
+      OUTBOUND_ALLOW_HOSTS: allowLoopback(relay.port),
       SCAN_MAX_MESSAGES: '10',
       SCAN_MAX_SUBSCRIPTIONS: '5',
       SCAN_MAX_HEADER_BYTES: '65536',
     },
     runtime: { worker: false },
   });
-  wsUrl = `${(await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws')}/ws`;
+  wsUrl = await listenWs(t);
 });
 
 after(async () => {

@@ -9,8 +9,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { listMessages } from '../fixtures/list-mail.ts';
 import { generateMailbox } from '../fixtures/mail-generator.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { listenWs, startTestApp, type TestApp } from '../helpers/app.ts';
 import { type Dovecot, startDovecot } from '../helpers/dovecot.ts';
+import { allowLoopback } from '../helpers/loopback.ts';
 import { type PgServer, startPostgres } from '../helpers/pg-server.ts';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.ts';
 import { startTcpRelay, type TcpRelay } from '../helpers/tcp-relay.ts';
@@ -29,10 +30,10 @@ before(async () => {
     users: [{ user: 'bob@example.test', password: 'pw', mailboxes: { INBOX: big.messages } }],
   });
   t = await startTestApp({
-    env: { BASE_URL: ORIGIN, OUTBOUND_ALLOW_HOSTS: `127.0.0.1:${dovecot.imapsPort}` },
+    env: { BASE_URL: ORIGIN, OUTBOUND_ALLOW_HOSTS: allowLoopback(dovecot.imapsPort) },
     runtime: { worker: false, channel: { batchSize: 10 } },
   });
-  wsUrl = `${(await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws')}/ws`;
+  wsUrl = await listenWs(t);
 });
 after(async () => {
   await t.close();
@@ -106,12 +107,12 @@ describe('the network, an SMTP server and the database failing', () => {
       databaseUrl: pgServer.url,
       env: {
         BASE_URL: ORIGIN,
-        OUTBOUND_ALLOW_HOSTS: [relay.port, sink.port].map((p) => `127.0.0.1:${p}`).join(','),
+        OUTBOUND_ALLOW_HOSTS: allowLoopback(relay.port, sink.port),
         SCAN_DAILY_LIMIT: '50',
       },
       runtime: { worker: false, channel: { batchSize: 10 } },
     });
-    url = `${(await app.app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws')}/ws`;
+    url = await listenWs(app);
   });
   after(async () => {
     await app?.close();

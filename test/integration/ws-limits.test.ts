@@ -7,8 +7,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { listMessages } from '../fixtures/list-mail.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { listenWs, startTestApp, type TestApp } from '../helpers/app.ts';
 import { type Dovecot, startDovecot } from '../helpers/dovecot.ts';
+import { allowLoopback } from '../helpers/loopback.ts';
 import { createTestDatabase } from '../helpers/postgres.ts';
 import { startTcpRelay, type TcpRelay } from '../helpers/tcp-relay.ts';
 import { trustTestCa } from '../helpers/tls-ca.ts';
@@ -46,7 +47,7 @@ before(async () => {
       databaseUrl: database.url,
       env: {
         BASE_URL: ORIGIN,
-        OUTBOUND_ALLOW_HOSTS: `127.0.0.1:${relay.port}`,
+        OUTBOUND_ALLOW_HOSTS: allowLoopback(relay.port),
         TRUST_PROXY: 'true',
         SCAN_DAILY_LIMIT: '100',
         SIGNIN_FAILURES_PER_ADDRESS: '5',
@@ -58,7 +59,7 @@ before(async () => {
       runtime: { worker: false },
     });
     apps.push(t);
-    urls.push(`${(await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws')}/ws`);
+    urls.push(await listenWs(t));
   }
 });
 

@@ -7,9 +7,10 @@ import type { ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { listMessages } from '../fixtures/list-mail.ts';
 import { byMailbox, generateMailbox } from '../fixtures/mail-generator.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { listenWs, startTestApp, type TestApp } from '../helpers/app.ts';
 import { type Dovecot, startDovecot } from '../helpers/dovecot.ts';
 import { type HttpsTarget, startHttpsTarget } from '../helpers/https-target.ts';
+import { allowLoopback } from '../helpers/loopback.ts';
 import { trustTestCa } from '../helpers/tls-ca.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { connectWs, type Msg, type WsClient } from '../helpers/ws-client.ts';
@@ -54,13 +55,12 @@ before(async () => {
   });
   const env = {
     BASE_URL: ORIGIN,
-    OUTBOUND_ALLOW_HOSTS: [dovecot.imapsPort, target.port].map((p) => `127.0.0.1:${p}`).join(','),
+    OUTBOUND_ALLOW_HOSTS: allowLoopback(dovecot.imapsPort, target.port),
   };
   t = await startTestApp({ env, runtime: { worker: false, channel: { pingMs: 1000 } } });
   short = await startTestApp({ env, runtime: { worker: false, channel: { keepMs: 300 } } });
   idle = await startTestApp({ env, runtime: { worker: false, channel: { idleMs: 2000 } } });
-  const url = async (app: TestApp) =>
-    `${(await app.app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws')}/ws`;
+  const url = async (app: TestApp) => await listenWs(app);
   wsUrl = await url(t);
   shortUrl = await url(short);
   idleUrl = await url(idle);

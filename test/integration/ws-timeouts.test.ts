@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { listenWs, startTestApp, type TestApp } from '../helpers/app.ts';
 import { connectWs } from '../helpers/ws-client.ts';
 
 const ORIGIN = 'http://127.0.0.1:3999';
@@ -12,7 +12,7 @@ before(async () => {
     env: { BASE_URL: ORIGIN, ALLOWED_ORIGINS: 'https://app.example.org' },
     runtime: { worker: false, channel: { idleMs: 300, lifetimeMs: 1500 } },
   });
-  wsUrl = `${(await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws')}/ws`;
+  wsUrl = await listenWs(t);
 });
 after(() => t.close());
 

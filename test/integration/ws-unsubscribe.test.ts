@@ -6,9 +6,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ImapFlow } from 'imapflow';
 import { listMessages } from '../fixtures/list-mail.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { listenWs, startTestApp, type TestApp } from '../helpers/app.ts';
 import { type Dovecot, startDovecot } from '../helpers/dovecot.ts';
 import { type HttpsTarget, startHttpsTarget } from '../helpers/https-target.ts';
+import { allowLoopback } from '../helpers/loopback.ts';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.ts';
 import { trustTestCa } from '../helpers/tls-ca.ts';
 import { connectWs, type Msg, type WsClient } from '../helpers/ws-client.ts';
@@ -61,11 +62,11 @@ before(async () => {
   t = await startTestApp({
     env: {
       BASE_URL: ORIGIN,
-      OUTBOUND_ALLOW_HOSTS: [dovecot.imapsPort, target.port, sink.port].map((p) => `127.0.0.1:${p}`).join(','),
+      OUTBOUND_ALLOW_HOSTS: allowLoopback(dovecot.imapsPort, target.port, sink.port),
     },
     runtime: { worker: false },
   });
-  wsUrl = `${(await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws')}/ws`;
+  wsUrl = await listenWs(t);
 });
 
 after(async () => {
