@@ -5,6 +5,7 @@ import { describe, test } from 'node:test';
 import { makeRecord } from '../../test/helpers/record.ts';
 import { loadEvidence, unreadConfirmed } from './evidence.ts';
 import { CATALOG_DIR, loadCatalog } from './load.ts';
+import { loadMostUsed, MOST_USED_SIZE, mostUsedProblems } from './most-used.ts';
 import type { ServiceRecord } from './record.schema.ts';
 import { computeReport } from './report.ts';
 import { validateRights } from './rights.ts';
@@ -100,6 +101,11 @@ describe('the catalog data files', async () => {
       if (internal.test(await readFile(join(evidenceDir, f), 'utf8'))) offenders.push(`catalog/evidence/${f}`);
     }
     assert.deepEqual(offenders, []);
+  });
+
+  test(`the most-used list names ${MOST_USED_SIZE} different catalog records and says how it was ordered`, async () => {
+    const list = await loadMostUsed(CATALOG_DIR);
+    assert.deepEqual(mostUsedProblems(list, new Set(records.map((r) => r.record.slug))), []);
   });
 
   test('every rights file passes its rules, and its pages are in the evidence as read', async () => {

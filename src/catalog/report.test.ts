@@ -42,6 +42,17 @@ describe('the catalog report', () => {
     assert.equal(report.steps_on_read_help, 0);
   });
 
+  test('the most-used line counts listed records resting on a read help article and names the others', () => {
+    const a = record('a');
+    a.sources.push(readHelp);
+    for (const s of a.steps) s.source_ids = ['s2'];
+    const b = record('b');
+    const r = computeReport([a, b], { today, mostUsed: ['b', 'a'] });
+    assert.deepEqual(r.most_used, { listed: 2, on_read_help: 1, not_on_read_help: ['b'] });
+    assert.match(formatReport(r), /^top 2 resting on a read official help article: 1\/2$/m);
+    assert.equal(computeReport([a, b], { today }).most_used, undefined);
+  });
+
   test('a direct cancel link is a cancel URL that is not a bare home page', () => {
     const a = record('a', { cancel: { ...makeRecord().cancel, url: 'https://www.example.com/account/cancel' } });
     const b = record('b', { cancel: { ...makeRecord().cancel, url: 'https://www.example.com' } });

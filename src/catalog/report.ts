@@ -39,6 +39,8 @@ export interface CatalogReport {
   links: LinkSummary | null;
   /** why `links` is null, when the caller knows */
   links_unknown_reason?: string;
+  /** the most-used list (catalog/most-used.json): how many rest on a read help article, and which do not */
+  most_used?: { listed: number; on_read_help: number; not_on_read_help: string[] };
   /** exact sentences in five or more records */
   shared_sentences: SharedSentence[];
   /** the same with each record's own name masked: templated wording */
@@ -106,10 +108,18 @@ export function isStalePrice(asOf: string, today: Date): boolean {
 
 export function computeReport(
   records: ServiceRecord[],
-  opts: { today: Date; rightsRegions?: string[]; links?: LinkSummary | null; linksUnknownReason?: string },
+  opts: {
+    today: Date;
+    rightsRegions?: string[];
+    links?: LinkSummary | null;
+    linksUnknownReason?: string;
+    /** slugs of the most-used services, most used first */
+    mostUsed?: string[];
+  },
 ): CatalogReport {
   const categories: Record<string, number> = {};
   let stepsOnReadHelp = 0;
+  const onReadHelp = new Set<string>();
   let anyRead = 0;
   let direct = 0;
   let homePages = 0;
@@ -118,7 +128,10 @@ export function computeReport(
   for (const r of records) {
     categories[r.category] = (categories[r.category] ?? 0) + 1;
     const byId = new Map(r.sources.map((s) => [s.id, s]));
-    if (r.steps.every((st) => st.source_ids.some((id) => isReadHelp(byId.get(id))))) stepsOnReadHelp++;
+    if (r.steps.every((st) => st.source_ids.some((id) => isReadHelp(byId.get(id))))) {
+      stepsOnReadHelp++;
+      onReadHelp.add(r.slug);
+    }
     if (r.sources.some((s) => s.confirmed && s.kind.startsWith('official_'))) anyRead++;
     if (r.cancel.url && !isHomePage(r.cancel.url)) direct++;
     homePages += r.sources.filter((s) => s.confirmed && s.url && isHomePage(s.url)).length;
@@ -142,6 +155,15 @@ export function computeReport(
     rights_regions: [...(opts.rightsRegions ?? [])].sort(),
     links: opts.links ?? null,
     ...(opts.linksUnknownReason ? { links_unknown_reason: opts.linksUnknownReason } : {}),
+    ...(opts.mostUsed
+      ? {
+          most_used: {
+            listed: opts.mostUsed.length,
+            on_read_help: opts.mostUsed.filter((s) => onReadHelp.has(s)).length,
+            not_on_read_help: opts.mostUsed.filter((s) => !onReadHelp.has(s)),
+          },
+        }
+      : {}),
     shared_sentences: shared(records, (s) => s),
     templated_sentences: shared(records, mask),
   };
@@ -168,6 +190,12 @@ export function formatReport(r: CatalogReport): string {
       .map(([c, n]) => `${c} ${n}`)
       .join(', ')}`,
     `steps resting on a read official help article: ${r.steps_on_read_help} (${pct(r.steps_on_read_help, r.records)})`,
+    ...(r.most_used
+      ? [
+          `top ${r.most_used.listed} resting on a read official help article: ${r.most_used.on_read_help}/${r.most_used.listed}`,
+          ...(r.most_used.not_on_read_help.length ? [`  not yet: ${r.most_used.not_on_read_help.join(', ')}`] : []),
+        ]
+      : []),
     `records with any read official page: ${r.any_read_official} (${pct(r.any_read_official, r.records)})`,
     `home pages counted as evidence: ${r.home_pages_as_evidence}`,
     `direct cancel link: ${r.direct_cancel_link} (${pct(r.direct_cancel_link, r.records)})`,
