@@ -125,7 +125,7 @@ describe('the catalog data files', async () => {
 
   test('the loaded catalog carries the rights of each region that has a file', async () => {
     const catalog = await loadCatalog();
-    assert.deepEqual([...catalog.rights.keys()].sort(), ['FR', 'GB', 'US']);
+    assert.deepEqual([...catalog.rights.keys()].sort(), ['DE', 'FR', 'GB', 'US']);
   });
 });
 

@@ -205,10 +205,23 @@ describe('the rights files', () => {
     assert.deepEqual(issues(good()), []);
   });
 
-  test('a rights statement cannot rest on a company page, a blog or an unread page', () => {
-    const blog = good();
-    blog.sources[0]!.kind = 'third_party_guide';
-    assert.ok(issues(blog).some((i) => i.startsWith('sources[0].kind:')));
+  test('a statement may rest on a public body or a consumer organisation that was read', () => {
+    for (const kind of ['public_body', 'consumer_body', 'legislation', 'court']) {
+      const r = good();
+      r.sources[0]!.kind = kind;
+      assert.deepEqual(issues(r), [], kind);
+    }
+  });
+
+  test('a rights statement cannot rest on a company page, a blog, news or an unread page', () => {
+    for (const kind of ['third_party_guide', 'official_help', 'news']) {
+      const r = good();
+      r.sources[0]!.kind = kind;
+      assert.ok(
+        issues(r).some((i) => i.startsWith('sources[0].kind:')),
+        kind,
+      );
+    }
     const unread = good();
     unread.sources[0] = { ...unread.sources[0]!, confirmed: false, read_at: null as unknown as string };
     assert.ok(issues(unread).some((i) => i.startsWith('sources[0].confirmed:')));

@@ -1,14 +1,15 @@
 /**
  * Consumer rights per region (catalog/rights/<REGION>.json): what the law gives a person who
- * cancels and what to do when a company refuses. Every statement rests on a statute or a
- * public body's page that was read (confirmed sources only); a region without such pages
- * has no file, and the service page then shows no rights section rather than an unsourced one.
+ * cancels and what to do when a company refuses. Every statement rests on a statute, a regulator,
+ * a court, another public body or a consumer organisation's page that was read (confirmed sources
+ * only; never a company, a law firm or a news page); a region without such pages has no file, and
+ * the service page then shows no rights section rather than an unsourced one.
  */
 import { z } from 'zod';
 import { Slug, SourceSchema } from './record.schema.ts';
 import type { CatalogIssue } from './validate.ts';
 
-const RIGHTS_SOURCE_KINDS = new Set(['legislation', 'regulator', 'court']);
+const RIGHTS_SOURCE_KINDS = new Set(['legislation', 'regulator', 'court', 'public_body', 'consumer_body']);
 
 export const RightsTopic = z.enum(['law', 'when_refused', 'card_dispute', 'complaint']);
 
@@ -52,7 +53,10 @@ export function validateRights(file: string, json: unknown): { rights?: Rights; 
     if (ids.has(s.id)) add(`sources[${i}].id`, `duplicate source id ${s.id}`);
     ids.add(s.id);
     if (!RIGHTS_SOURCE_KINDS.has(s.kind))
-      add(`sources[${i}].kind`, 'rights rest on legislation, a regulator or a court');
+      add(
+        `sources[${i}].kind`,
+        'rights rest on legislation, a regulator, a court, a public body or a consumer organisation',
+      );
     if (!s.confirmed || !s.url || !s.read_at || !s.title) {
       add(`sources[${i}].confirmed`, 'every rights source is a page that was read: confirmed, url, title, read_at');
     }

@@ -107,6 +107,10 @@ export const SourceKind = z.enum([
   'regulator',
   'court',
   'legislation',
+  /** a public-law body that is not a regulator: a chamber of commerce, a state's service portal */
+  'public_body',
+  /** a consumer organisation such as a Verbraucherzentrale (advice and complaints, not a public body) */
+  'consumer_body',
   'news',
   'third_party_index',
   'third_party_guide',

@@ -117,7 +117,7 @@ export function rightsSection(rights: Rights | undefined): SafeHtml {
   const topics = Object.keys(TOPIC_TITLE).filter((t) => rights.statements.some((s) => s.topic === t));
   const source = (id: string) => rights.sources.find((s) => s.id === id);
   return html`<section class="block rights" aria-labelledby="rights-title"><h2 id="rights-title">Your rights in ${rights.name}</h2>
-<p class="small muted">From the statutes and public bodies cited, as read on the day shown. This is information, not legal advice.</p>
+<p class="small muted">From the statutes, public bodies and consumer organisations cited, as read on the day shown. This is information, not legal advice.</p>
 ${topics.map(
   (t) =>
     html`<h3>${TOPIC_TITLE[t]}</h3><ul class="rights-list">${rights.statements

@@ -73,6 +73,8 @@ export const SOURCE_KIND_LABEL: Record<string, string> = {
   regulator: 'Regulator',
   court: 'Court',
   legislation: 'Law',
+  public_body: 'Public body',
+  consumer_body: 'Consumer organisation',
   news: 'News',
   third_party_index: 'Third-party index',
   third_party_guide: 'Third-party guide',
