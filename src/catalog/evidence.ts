@@ -2,7 +2,8 @@
  * The evidence of reading (catalog/evidence/<slug>.json and catalog/evidence/rights/<REGION>.json):
  * what was searched in the stored corpora and which pages were actually read, with the day.
  * A source may be `confirmed` only when its exact URL is listed there as read, on that day,
- * and not marked `off_domain` (a help desk hosted elsewhere never counts as official).
+ * and not marked `off_domain` (a help desk hosted elsewhere never counts as official) or
+ * `other_market` (another country's site says how it works there, not in the record's region).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -14,6 +15,8 @@ const ReadPage = z.object({
   title: z.string().optional(),
   read_at: z.iso.date(),
   off_domain: z.boolean().optional(),
+  /** another market's edition (e.g. a Canadian help centre for a US record): read, never confirming */
+  other_market: z.boolean().optional(),
 });
 
 const EvidenceFile = z.object({
@@ -51,6 +54,7 @@ export function unreadConfirmed(sources: Source[], evidence: Evidence | undefine
     const page = evidence?.read.find((p) => p.url === s.url);
     if (!page) problems.push(`${s.id}: ${s.url} is not listed as read in the evidence`);
     else if (page.off_domain) problems.push(`${s.id}: ${s.url} is off the service's domain`);
+    else if (page.other_market) problems.push(`${s.id}: ${s.url} is another market's page`);
     else if (page.read_at !== s.read_at) problems.push(`${s.id}: read_at ${s.read_at} but read on ${page.read_at}`);
   }
   return problems;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { makeRecord } from '../../test/helpers/record.ts';
+import { unreadConfirmed } from './evidence.ts';
 import type { ServiceRecord, Source } from './record.schema.ts';
 import { computeReport, formatReport, isStalePrice, SHARED_THRESHOLD, sentences } from './report.ts';
 import { validateRights } from './rights.ts';
@@ -232,5 +233,24 @@ describe('the rights files', () => {
     r.statements[0]!.source_ids = ['s9'];
     assert.ok(issues(r).some((i) => i.startsWith('statements[0].source_ids:')));
     assert.ok(issues(good(), 'catalog/rights/GB.json').some((i) => i.startsWith('region:')));
+  });
+});
+
+describe('the evidence of reading', () => {
+  const source: Source = { ...readHelp, id: 's1' };
+  const evidence = (page: Record<string, unknown>) => ({
+    searches: [],
+    read: [{ url: source.url!, title: 'Cancel', read_at: '2026-11-26', ...page }],
+  });
+
+  test('a confirmed source read on that day on the service’s own site passes', () => {
+    assert.deepEqual(unreadConfirmed([source], evidence({})), []);
+  });
+
+  test('a page of another market or off the service’s domain never confirms, though it was read', () => {
+    assert.equal(unreadConfirmed([source], evidence({ other_market: true })).length, 1);
+    assert.equal(unreadConfirmed([source], evidence({ off_domain: true })).length, 1);
+    assert.equal(unreadConfirmed([source], evidence({ read_at: '2026-11-25' })).length, 1);
+    assert.equal(unreadConfirmed([source], { searches: [], read: [] }).length, 1);
   });
 });
