@@ -55,6 +55,17 @@ describe('what the tool says', () => {
     assert.equal(plainStatus({ ...r, status: 'email_sent' }, false).label, 'Email sent from your address');
     assert.equal(plainStatus({ ...r, status: 'open_link' }, false).label, 'Needs you: open this link');
     assert.match(plainStatus({ ...r, status: 'failed' }, false).label, /try again$/);
+    // a failure says what its attempts ran into: unreachable beats refused, refused beats the rest
+    const failed = (...outcomes: ('timeout' | 'rejected' | 'auth' | 'blocked')[]) =>
+      plainStatus(
+        { ...r, status: 'failed', attempts: outcomes.map((outcome) => ({ method: 'one_click', outcome })) },
+        false,
+      ).label;
+    assert.equal(failed('timeout'), 'Could not reach the sender — try again');
+    assert.equal(failed('rejected', 'timeout'), 'Could not reach the sender — try again');
+    assert.equal(failed('rejected'), 'The sender refused the request — try again later');
+    assert.match(failed('auth'), /app password/);
+    assert.match(failed('blocked'), /not safe to contact/);
     assert.match(plainStatus({ ...r, status: 'skipped' }, true).label, /check this sender first/);
     assert.match(plainStatus({ ...r, dry_run: true }, false).label, /^Would /);
     assert.equal(plainStatus({ ...r, dry_run: true }, false).tone, 'pending');

@@ -302,7 +302,10 @@ describe('the inbox tool in a browser', () => {
     assert.equal(await news.locator('.row-status .badge').textContent(), 'Unsubscribe request accepted by the sender');
     assert.equal(await news.locator('.row-status details').getAttribute('open'), null);
     await news.locator('.row-status summary').click();
-    assert.match((await news.locator('.row-status details').textContent()) ?? '', /Method: one-click.*HTTP 200/s);
+    assert.match(
+      (await news.locator('.row-status details').textContent()) ?? '',
+      /Method: one-click.*Tried: one-click → ok \(HTTP 200\)/s,
+    );
     assert.match(byKey.get('from:deals@loopback.test')!.text, /Email sent from your address/);
     assert.match(byKey.get('from:promo@forged-loopback.test')!.text, /Needs you: open this link/);
     const posts = target.seen

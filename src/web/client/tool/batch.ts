@@ -54,8 +54,8 @@ export function batchDone(d: UnsubscribeDoneMessage): void {
           `${num(c.unsubscribed)} ${c.unsubscribed === 1 ? 'request' : 'requests'} accepted by the sender`,
         c.email_sent && `${plural(c.email_sent, 'email')} sent from your address`,
         c.open_link && `${num(c.open_link)} ${c.open_link === 1 ? 'needs' : 'need'} you to open a link`,
-        c.skipped && `${num(c.skipped)} not sent`,
-        c.failed && `${num(c.failed)} could not get through`,
+        c.skipped && `${num(c.skipped)} skipped`,
+        c.failed && `${num(c.failed)} not sent (each row says why)`,
       ];
   const said = parts.filter(Boolean).join(', ') || 'Nothing to do';
   const box = byId('summary');

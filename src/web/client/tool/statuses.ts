@@ -26,11 +26,27 @@ const PLAIN: Record<Outcome, { done: string; planned: string; tone: Tone }> = {
   open_link: { done: 'Needs you: open this link', planned: 'Would need you to open a link', tone: 'warn' },
   skipped: { done: 'Not sent', planned: 'Would not be sent', tone: 'warn' },
   failed: {
-    done: 'Could not get through to the sender — try again',
-    planned: 'Would not get through: no method can be used',
+    done: 'Not sent — try again',
+    planned: 'Would not be sent: no method can be used',
     tone: 'bad',
   },
 };
+
+type AttemptOutcome = NonNullable<UnsubscribeResultMessage['attempts']>[number]['outcome'];
+
+/** A failure in words, from how its attempts ended: the most useful next step first. */
+const FAILED: [test: (o: AttemptOutcome) => boolean, label: string][] = [
+  [(o) => ['timeout', 'network', 'dns', 'tls', 'connect'].includes(o), 'Could not reach the sender — try again'],
+  [(o) => o === 'rejected', 'The sender refused the request — try again later'],
+  [(o) => o === 'auth', 'Your mail provider refused to send it — check your app password, then try again'],
+  [(o) => o === 'no_smtp', 'Not sent: no outgoing mail server is known for your address'],
+  [(o) => o === 'blocked' || o === 'not_https', 'Not sent: the sender’s unsubscribe address is not safe to contact'],
+];
+
+function failedLabel(r: Pick<UnsubscribeResultMessage, 'attempts'>): string {
+  const outcomes = (r.attempts ?? []).map((a) => a.outcome);
+  return FAILED.find(([test]) => outcomes.some(test))?.[1] ?? PLAIN.failed.done;
+}
 
 /** Why a sender was skipped, in the row's own terms (the server's detail has the full reason). */
 const SKIP_WHY = {
@@ -39,13 +55,19 @@ const SKIP_WHY = {
 };
 
 export function plainStatus(
-  r: Pick<UnsubscribeResultMessage, 'status' | 'dry_run'>,
+  r: Pick<UnsubscribeResultMessage, 'status' | 'dry_run' | 'attempts'>,
   flagged: boolean,
 ): { label: string; tone: Tone } {
   const p = PLAIN[r.status];
-  const why = r.status === 'skipped' ? SKIP_WHY[flagged ? 'flagged' : 'none'] : '';
-  return { label: `${r.dry_run ? p.planned : p.done}${why}`, tone: r.dry_run ? 'pending' : p.tone };
+  if (r.dry_run) return { label: p.planned + skipWhy(r, flagged), tone: 'pending' };
+  if (r.status === 'failed') return { label: failedLabel(r), tone: p.tone };
+  return { label: p.done + skipWhy(r, flagged), tone: p.tone };
 }
+
+const skipWhy = (r: Pick<UnsubscribeResultMessage, 'status'>, flagged: boolean) =>
+  r.status === 'skipped' ? SKIP_WHY[flagged ? 'flagged' : 'none'] : '';
+
+const METHOD_SHORT = { one_click: 'one-click', mailto: 'email', link: 'link' } as const;
 
 const METHOD_NAME: Record<NonNullable<UnsubscribeResultMessage['method']>, string> = {
   one_click: 'one-click (RFC 8058: an HTTPS POST to the sender)',
@@ -59,6 +81,12 @@ export function technicalLines(r: UnsubscribeResultMessage): string[] {
     `Method: ${r.method ? METHOD_NAME[r.method] : 'none used'}`,
     `Outcome: ${r.status}${r.dry_run ? ' (dry run: nothing was sent)' : ''}`,
   ];
+  if (r.attempts?.length) {
+    const tried = r.attempts.map(
+      (a) => `${METHOD_SHORT[a.method]} → ${a.outcome}${a.http_status ? ` (HTTP ${a.http_status})` : ''}`,
+    );
+    lines.push(`Tried: ${tried.join('; ')}`);
+  }
   if (r.one_click_withheld) lines.push(`One-click withheld: ${r.one_click_withheld}`);
   if (r.detail) lines.push(r.detail);
   return lines;
