@@ -22,6 +22,15 @@ export interface Row {
   >;
 }
 
+/** what the audit found each paid service costs a month ("$17.99 a month"), by catalog slug */
+const spendBySlug = new Map<string, string>();
+
+/** The audit's figures, shown beside each matched service from now on (until the next scan). */
+export function setSpend(spend: Map<string, string>): void {
+  spendBySlug.clear();
+  for (const [slug, text] of spend) spendBySlug.set(slug, text);
+}
+
 /** Forged-looking or junk-only senders are acted on only when the person includes them. */
 export const isFlagged = (s: Subscription) => s.auth.dkim === 'fail' || s.auth.dmarc === 'fail' || s.junk_only;
 
@@ -112,6 +121,9 @@ export function updateRow(row: Row, sub: Subscription): void {
             className: `tier tier-${s.tier}`,
             text: (TIER_LABEL as Record<string, string>)[s.tier] ?? s.tier,
           }),
+          spendBySlug.has(s.slug)
+            ? el('span', { className: 'spend small', text: ` ${spendBySlug.get(s.slug)}` })
+            : null,
         ]
       : [el('span', { className: 'muted', text: '—' })],
   );

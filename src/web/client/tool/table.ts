@@ -6,7 +6,16 @@
 
 import type { Subscription } from '../../../channel/protocol.ts';
 import { byId } from '../shared/dom.ts';
-import { createRow, isFlagged, isNeverRead, isPaidService, isRarelyRead, type Row, updateRow } from './rows.ts';
+import {
+  createRow,
+  isFlagged,
+  isNeverRead,
+  isPaidService,
+  isRarelyRead,
+  type Row,
+  setSpend,
+  updateRow,
+} from './rows.ts';
 import { num } from './words.ts';
 
 type SortKey = 'sender' | 'count' | 'per_month' | 'read_rate' | 'last_seen' | 'service';
@@ -143,11 +152,17 @@ export function upsert(sub: Subscription): void {
 
 export function clearTable(): void {
   rows.clear();
+  setSpend(new Map());
   tbody().replaceChildren();
   updateViewCounts();
 }
 
 export const allRows = () => rows.values();
+
+/** Redraws every row from its subscription (after what a row shows beside it changed). */
+export function redrawRows(): void {
+  for (const r of rows.values()) updateRow(r, r.sub);
+}
 
 export const rowById = (id: string) => rows.get(id);
 export const rowCount = () => rows.size;
