@@ -21,7 +21,7 @@ export const WS_ERRORS = {
   },
   BUSY: { meaning: 'a scan or unsubscribe batch is already running in this session', connection: 'stays' },
   SCAN_QUOTA_EXCEEDED: {
-    meaning: 'no free scans left for this mailbox today; `resets_at` says when',
+    meaning: 'no scans left for this mailbox today; `resets_at` says when',
     connection: 'stays',
   },
   AUTH_FAILED: { meaning: 'the mail server refused the sign-in', connection: 'stays' },

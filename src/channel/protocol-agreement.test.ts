@@ -82,6 +82,6 @@ describe('browser and server agree on the /ws messages, or the browser does not 
       ),
     );
     assert.equal(r.ok, false);
-    assert.match(r.output, /tool\/words\.ts\(\d+,\d+\): error TS2741: Property 'NEW_CODE' is missing/);
+    assert.match(r.output, /tool\/advice\.ts\(\d+,\d+\): error TS2741: Property 'NEW_CODE' is missing/);
   });
 });

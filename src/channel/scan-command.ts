@@ -18,7 +18,7 @@ import type { OutboundGuard } from '../outbound/guard.ts';
 import type { ScanQuota } from '../quota/scan-quota.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../storage/unavailable.ts';
 import type { ScanMessage, ServerMessage, Subscription } from './protocol.ts';
-import { markVerification, summarizeVerification } from './verification.ts';
+import { latestUnsubscribes, markVerification, summarizeVerification } from './verification.ts';
 
 export interface ScanDeps {
   guard: OutboundGuard;
@@ -172,6 +172,7 @@ export async function scanForSession(
     timeoutMs: deps.scanTimeoutMs,
     batchSize: deps.batchSize,
     caps: deps.caps,
+    unsubscribedAt: latestUnsubscribes(previous),
   };
   const hooks: ScanHooks = {
     progress: (p) => emit({ type: 'progress', ...p }),

@@ -77,12 +77,33 @@ export const DoneMessage = z.strictObject({
 export type DoneMessage = z.infer<typeof DoneMessage>;
 
 const UnsubscribeStatus = z.enum(['unsubscribed', 'email_sent', 'open_link', 'skipped', 'failed']);
+const UnsubscribeMethod = z.enum(['one_click', 'mailto', 'link']);
+
+/** One method tried for a subscription and how it ended (protocol 2.3; docs/unsubscribe.md "Statuses"). */
+export const UnsubscribeAttempt = z.strictObject({
+  method: UnsubscribeMethod,
+  outcome: z.enum([
+    'ok',
+    'not_https',
+    'blocked',
+    'timeout',
+    'network',
+    'tls',
+    'dns',
+    'rejected',
+    'auth',
+    'connect',
+    'no_smtp',
+  ]),
+  /** the HTTP status of the sender's answer to a one-click POST, when one came */
+  http_status: z.int().min(100).max(599).optional(),
+});
 
 export const UnsubscribeResultMessage = z.strictObject({
   type: z.literal('unsubscribe_result'),
   id: z.string(),
   status: UnsubscribeStatus,
-  method: z.enum(['one_click', 'mailto', 'link']).nullable(),
+  method: UnsubscribeMethod.nullable(),
   /** the page to open, for `open_link` */
   url: z.string().optional(),
   detail: z.string(),
@@ -90,6 +111,8 @@ export const UnsubscribeResultMessage = z.strictObject({
   archived: Count.optional(),
   /** the sender offered one-click but it was not used, and why (the reason also leads `detail`) */
   one_click_withheld: z.enum(ONE_CLICK_WITHHELD).optional(),
+  /** each method tried, in order; absent in a dry run, for a skip, and for an id not sent */
+  attempts: z.array(UnsubscribeAttempt).optional(),
 });
 export type UnsubscribeResultMessage = z.infer<typeof UnsubscribeResultMessage>;
 

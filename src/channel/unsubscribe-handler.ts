@@ -15,11 +15,16 @@ import type { Send } from './session.ts';
 
 type Assert<T extends true> = T;
 type Fits<A, B> = [A] extends [B] ? true : false;
-/** The engine's results and counts go out as they are: this compiles only while they fit the protocol. */
-export type EngineFitsProtocol = Assert<
-  Fits<UnsubscribeResult & { type: 'unsubscribe_result' }, UnsubscribeResultMessage> &
-    Fits<EngineSummary['counts'], UnsubscribeDoneMessage['counts']>
->;
+type Same<A, B> = Fits<A, B> extends true ? Fits<B, A> : false;
+/**
+ * The engine's results and counts go out as they are: this compiles only while they fit the
+ * protocol, and while the protocol's result has exactly the engine's fields (none left out).
+ */
+export type EngineFitsProtocol = [
+  Assert<Fits<UnsubscribeResult & { type: 'unsubscribe_result' }, UnsubscribeResultMessage>>,
+  Assert<Same<keyof (UnsubscribeResult & { type: 'unsubscribe_result' }), keyof UnsubscribeResultMessage>>,
+  Assert<Fits<EngineSummary['counts'], UnsubscribeDoneMessage['counts']>>,
+];
 
 export async function handleUnsubscribe(
   m: UnsubscribeMessage,

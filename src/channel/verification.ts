@@ -19,6 +19,16 @@ export function markVerification(s: ScannedSubscription, previous: { list_key: s
   return { ...s, unsubscribed_at: earlier.at, verification };
 }
 
+/** list_key → the latest earlier unsubscription from it (ms), for the scan to count mail since. */
+export function latestUnsubscribes(previous: { list_key: string; at: string }[]): Map<string, number> {
+  const latest = new Map<string, number>();
+  for (const p of previous) {
+    const at = Date.parse(p.at);
+    if (!Number.isNaN(at) && at > (latest.get(p.list_key) ?? Number.NEGATIVE_INFINITY)) latest.set(p.list_key, at);
+  }
+  return latest;
+}
+
 /** One status per earlier unsubscription the client sent, including lists that went silent. */
 export function summarizeVerification(
   previous: { list_key: string; at: string }[],

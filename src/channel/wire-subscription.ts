@@ -36,6 +36,8 @@ export const Subscription = z.strictObject({
   mailboxes: z.array(z.string()),
   junk_only: z.boolean(),
   service: z.strictObject({ slug: z.string(), name: z.string(), tier: z.string() }).nullable(),
+  /** with an earlier unsubscription from this list: its messages dated after it (protocol 2.3) */
+  since_unsubscribe: z.int().nonnegative().optional(),
   unsubscribed_at: Iso.optional(),
   verification: Verification.optional(),
 });

@@ -284,3 +284,18 @@ test('deferred one-click evidence is checked for the newest message only, when a
   assert.equal(g.get(id).one_click_withheld, null);
   assert.deepEqual(g.get(id).methods.http, ['https://shop.example/u/3']);
 });
+
+test('since_unsubscribe counts the dated messages after an earlier unsubscription, only for those lists', () => {
+  const g = createGrouper({
+    matchService: () => null,
+    now: () => NOW,
+    unsubscribedAt: new Map([['list:left.example', day(10).getTime()]]),
+  });
+  for (const n of [5, 10, 11, 20]) g.add(msg({ listId: 'left.example', date: day(n) }));
+  g.add(msg({ listId: 'left.example', date: null })); // undated: neither before nor after
+  g.add(msg({ listId: 'kept.example', date: day(30) }));
+  const byKey = new Map(g.all().map((s) => [s.list_key, s]));
+  // day 10 itself is the moment of the request, not after it
+  assert.equal(byKey.get('list:left.example')!.since_unsubscribe, 2);
+  assert.equal('since_unsubscribe' in byKey.get('list:kept.example')!, false);
+});

@@ -32,6 +32,11 @@ export interface GrouperOptions {
   now?: () => Date;
   /** at most this many subscriptions; a message of a further list is dropped and counted */
   maxGroups?: number;
+  /**
+   * list_key → when the person unsubscribed from it earlier (ms): such a list's snapshots
+   * carry `since_unsubscribe`, its messages dated after that moment
+   */
+  unsubscribedAt?: ReadonlyMap<string, number>;
 }
 
 export interface Grouper {
@@ -77,6 +82,10 @@ interface Group {
   address: Ranked<string> | null;
   auth: SenderAuth;
   mailboxes: Set<string>;
+  /** when the person unsubscribed from this list earlier (ms), else null */
+  leftMs: number | null;
+  /** messages dated after leftMs */
+  sinceLeft: number;
 }
 
 export function listKeyOf(msg: Pick<ParsedMessage, 'listId' | 'from'>): string | null {
@@ -117,6 +126,7 @@ export function createGrouper(opts: GrouperOptions): Grouper {
       }
       if (!g) {
         g = newGroup(id, listKey, msg.listId);
+        g.leftMs = opts.unsubscribedAt?.get(listKey) ?? null;
         groups.set(id, g);
       }
       byKey.set(listKey, g);
@@ -132,6 +142,8 @@ export function createGrouper(opts: GrouperOptions): Grouper {
     if (ms !== null) {
       g.firstMs = g.firstMs === null ? ms : Math.min(g.firstMs, ms);
       g.lastMs = g.lastMs === null ? ms : Math.max(g.lastMs, ms);
+      // an undated message cannot be placed before or after the unsubscription: not counted
+      if (g.leftMs !== null && ms > g.leftMs) g.sinceLeft++;
     }
     // Unsubscribe URLs often carry a per-message token: the newest message's are the live ones,
     // and its one-click (or lack of one) is the sender's current behaviour.
@@ -216,6 +228,7 @@ export function createGrouper(opts: GrouperOptions): Grouper {
       mailboxes: [...g.mailboxes].sort(),
       junk_only: g.junk === g.count,
       service: serviceFor(domain),
+      ...(g.leftMs === null ? {} : { since_unsubscribe: g.sinceLeft }),
     };
   }
 
@@ -280,6 +293,8 @@ function newGroup(id: string, listKey: string, listId: string | null): Group {
     address: null,
     auth: { dkim: 'unknown', spf: 'unknown', dmarc: 'unknown' },
     mailboxes: new Set(),
+    leftMs: null,
+    sinceLeft: 0,
   };
 }
 

@@ -45,11 +45,16 @@ export function createTally(
     progressMs: number;
     dedupe: boolean;
     caps: ScanCaps;
+    unsubscribedAt?: ReadonlyMap<string, number>;
   },
   hooks: Pick<ScanHooks, 'progress' | 'subscription'>,
 ): Tally {
   const { caps } = opts;
-  const grouper = createGrouper({ matchService: opts.matchService, maxGroups: caps.subscriptions });
+  const grouper = createGrouper({
+    matchService: opts.matchService,
+    maxGroups: caps.subscriptions,
+    unsubscribedAt: opts.unsubscribedAt,
+  });
   let unread = 0;
   let cut = 0;
   const parse = createHeaderParser({ memo: true, deferEvidence: true });

@@ -61,6 +61,8 @@ export interface ScanOptions {
   leanFetch?: boolean;
   /** bounds on the scan's work (scan-caps.ts); default DEFAULT_SCAN_CAPS */
   caps?: ScanCaps;
+  /** list_key → when the person unsubscribed from it earlier (ms); grouping.ts counts mail since */
+  unsubscribedAt?: ReadonlyMap<string, number>;
 }
 
 export interface ScanUidIndex {
@@ -131,6 +133,7 @@ export async function runScan(
         progressMs: opts.progressMs ?? 250,
         dedupe: picked.mailboxes.length > 1,
         caps: opts.caps ?? DEFAULT_SCAN_CAPS,
+        unsubscribedAt: opts.unsubscribedAt,
       },
       hooks,
     );

@@ -100,4 +100,9 @@ export interface Subscription {
   mailboxes: string[];
   junk_only: boolean;
   service: ServiceMatch | null;
+  /**
+   * only when the scan was told of an earlier unsubscription from this list: its messages
+   * dated after that moment (undated ones are not counted)
+   */
+  since_unsubscribe?: number;
 }

@@ -19,7 +19,7 @@ export const MCP_ERRORS = {
   provider_not_configured:
     'this server has no Microsoft sign-in set up (OAUTH_CLIENT_ID): outlook cannot be scanned here',
   provider_unavailable: 'the identity provider could not start a sign-in now; retry later',
-  scan_quota_exceeded: 'no free scans left today for this mailbox; `resets_at` says when',
+  scan_quota_exceeded: 'no scans left today for this mailbox; `resets_at` says when',
   too_many_handoffs: 'this agent already holds the most live scans it may; wait for one to reach its expires_at',
   scan_expired: 'unknown scan_id, or its hand-off ended: results and credentials are wiped at `expires_at`',
   scan_not_ready: 'the scan has no results yet: the person has not signed in, or it is still running',

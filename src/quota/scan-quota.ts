@@ -1,5 +1,5 @@
 /**
- * The free tier: SCAN_DAILY_LIMIT scans per mailbox per UTC day.
+ * The daily allowance: SCAN_DAILY_LIMIT scans per mailbox per UTC day (there is no paid tier).
  * A mailbox is keyed by HMAC-SHA256(secret, lower-cased address), so the table never
  * holds an address. A scan counts once its sign-in worked (a failed login costs
  * nothing); the increment is one conditional UPDATE, so concurrent scans on several

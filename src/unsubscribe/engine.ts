@@ -8,10 +8,24 @@
 import type { OneClickWithheld, Subscription } from '../mailbox/types.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
 import { createLimiter } from './limiter.ts';
-import { postOneClick } from './one-click.ts';
+import type { MailtoFailure } from './mailto.ts';
+import { type OneClickFailure, postOneClick } from './one-click.ts';
 import { ONE_CLICK_WITHHELD_DETAIL, planFor, type Step } from './plan.ts';
 
 export type UnsubscribeStatus = 'unsubscribed' | 'email_sent' | 'open_link' | 'skipped' | 'failed';
+
+/**
+ * How one method ended: `ok`, or the reason it failed — one-click's (one-click.ts), mailto's
+ * (mailto.ts), `blocked` for a link into a private network, `no_smtp` when no SMTP server is known.
+ */
+export type AttemptOutcome = 'ok' | OneClickFailure | MailtoFailure | 'no_smtp';
+
+export interface Attempt {
+  method: 'one_click' | 'mailto' | 'link';
+  outcome: AttemptOutcome;
+  /** the HTTP status of the sender's answer to a one-click POST, when one came */
+  http_status?: number;
+}
 
 export interface UnsubscribeResult {
   id: string;
@@ -23,10 +37,14 @@ export interface UnsubscribeResult {
   archived?: number;
   /** the sender offered one-click, and why it was not used (docs/unsubscribe.md) */
   one_click_withheld?: OneClickWithheld;
+  /** each method tried, in order (not in a dry run, and not for a skip) */
+  attempts?: Attempt[];
 }
 
 export interface MailtoSender {
-  send(m: import('../mailbox/types.ts').MailtoMethod): Promise<{ ok: boolean; detail: string }>;
+  send(
+    m: import('../mailbox/types.ts').MailtoMethod,
+  ): Promise<{ ok: true; detail: string } | { ok: false; reason: MailtoFailure; detail: string }>;
 }
 
 export interface EngineDeps {
@@ -104,9 +122,10 @@ export async function runUnsubscribe(
     return started ? run : null;
   }
 
-  async function attempt(
-    step: Step,
-  ): Promise<Omit<UnsubscribeResult, 'id' | 'dry_run'> | { failed: string } | { stopped: true }> {
+  type Done = Omit<UnsubscribeResult, 'id' | 'dry_run' | 'attempts'> & { http_status?: number };
+  type Failed = { failed: string; outcome: Exclude<AttemptOutcome, 'ok'>; http_status?: number };
+
+  async function attempt(step: Step): Promise<Done | Failed | { stopped: true }> {
     if (step.method === 'link') {
       // We never open the link, but we will not hand a person a link into a private
       // network either (clicking it would reach their own router or a metadata service).
@@ -114,7 +133,10 @@ export async function runUnsubscribe(
       const where = url.ok ? await deps.guard.resolve(url.url.hostname, Number(url.url.port) || 443) : url;
       // A name that does not resolve here is still offered: the person's own network decides.
       if (!where.ok && where.reason !== 'dns')
-        return { failed: 'the unsubscribe link points to a private or invalid address, so it is not offered' };
+        return {
+          failed: 'the unsubscribe link points to a private or invalid address, so it is not offered',
+          outcome: 'blocked',
+        };
       return {
         status: 'open_link',
         method: 'link',
@@ -136,21 +158,27 @@ export async function runUnsubscribe(
               method: 'mailto',
               detail: `Dry run: would email ${step.mailto.to} from your address.`,
             }
-          : { failed: 'no SMTP server is known for your mailbox' };
+          : { failed: 'no SMTP server is known for your mailbox', outcome: 'no_smtp' };
     }
     if (step.method === 'one_click') {
       const r = await unlessStopped(http, hostOf(step.url), () =>
         postOneClick(deps.guard, step.url, { timeoutMs: opts.oneClickTimeoutMs }),
       );
       if (!r) return { stopped: true };
-      return r.ok ? { status: 'unsubscribed', method: 'one_click', detail: r.detail } : { failed: r.detail };
+      if (r.ok) return { status: 'unsubscribed', method: 'one_click', detail: r.detail, http_status: r.status };
+      return { failed: r.detail, outcome: r.reason, ...(r.status === null ? {} : { http_status: r.status }) };
     }
     const sender = deps.mailto;
     if (!sender)
-      return { failed: 'no SMTP server is known for your mailbox, so the unsubscribe email could not be sent' };
+      return {
+        failed: 'no SMTP server is known for your mailbox, so the unsubscribe email could not be sent',
+        outcome: 'no_smtp',
+      };
     const r = await unlessStopped(smtp, step.mailto.to.split('@')[1] ?? '', () => sender.send(step.mailto));
     if (!r) return { stopped: true };
-    return r.ok ? { status: 'email_sent', method: 'mailto', detail: r.detail } : { failed: r.detail };
+    return r.ok
+      ? { status: 'email_sent', method: 'mailto', detail: r.detail }
+      : { failed: r.detail, outcome: r.reason };
   }
 
   async function one(sub: Subscription): Promise<void> {
@@ -161,14 +189,23 @@ export async function runUnsubscribe(
     } else {
       const withheld = sub.one_click_withheld;
       const failures: string[] = withheld ? [ONE_CLICK_WITHHELD_DETAIL[withheld]] : [];
-      let done: Omit<UnsubscribeResult, 'id' | 'dry_run'> | null = null;
+      let done: Done | null = null;
+      const attempts: Attempt[] = [];
       for (const step of plan.steps) {
         if (aborted()) break;
         const r = await attempt(step);
         if ('stopped' in r) break;
-        if ('failed' in r) failures.push(`${step.method === 'one_click' ? 'One-click' : 'Email'}: ${r.failed}`);
-        else {
-          done = r;
+        if ('failed' in r) {
+          failures.push(`${step.method === 'one_click' ? 'One-click' : 'Email'}: ${r.failed}`);
+          attempts.push({
+            method: step.method,
+            outcome: r.outcome,
+            ...(r.http_status ? { http_status: r.http_status } : {}),
+          });
+        } else {
+          const { http_status, ...rest } = r;
+          done = rest;
+          attempts.push({ method: step.method, outcome: 'ok', ...(http_status ? { http_status } : {}) });
           break;
         }
       }
@@ -182,6 +219,7 @@ export async function runUnsubscribe(
             dry_run: opts.dryRun,
           };
       if (withheld) result.one_click_withheld = withheld;
+      if (!opts.dryRun && attempts.length) result.attempts = attempts;
       // an item the stop caught before anything was sent is left as it is: nothing archived either
       if (deps.archive && !opts.dryRun && (done || !aborted())) {
         const a = await deps.archive(sub);

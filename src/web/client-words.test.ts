@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { WS_ERRORS, type WsErrorCode } from '../channel/errors.ts';
-import { errorAdvice, statusLabel } from './client/tool/words.ts';
+import { errorAdvice } from './client/tool/advice.ts';
+import { plainStatus, technicalLines } from './client/tool/statuses.ts';
 
 const CODES = Object.keys(WS_ERRORS) as WsErrorCode[];
 const help = {
@@ -40,10 +41,49 @@ describe('what the tool says', () => {
     assert.match(errorAdvice('TOO_MANY_SIGN_IN_FAILURES', '', help, undefined, 600), /app password/);
   });
 
-  test('statuses read differently for a dry run', () => {
-    const r = { type: 'unsubscribe_result', id: 'x', status: 'email_sent', method: 'mailto', dry_run: false } as const;
-    assert.equal(statusLabel(r), 'Unsubscribe email sent (email)');
-    assert.equal(statusLabel({ ...r, dry_run: true }), 'Will send an unsubscribe email (email)');
-    assert.equal(statusLabel({ ...r, status: 'failed', method: null }), 'Failed');
+  test('statuses say what the outcome proves, and read differently for a dry run', () => {
+    const r = {
+      type: 'unsubscribe_result',
+      id: 'x',
+      status: 'unsubscribed',
+      method: 'one_click',
+      dry_run: false,
+    } as const;
+    // a 2xx is the sender accepting the request, not the mail stopping
+    assert.equal(plainStatus(r, false).label, 'Unsubscribe request accepted by the sender');
+    assert.doesNotMatch(plainStatus(r, false).label, /^Unsubscribed/);
+    assert.equal(plainStatus({ ...r, status: 'email_sent' }, false).label, 'Email sent from your address');
+    assert.equal(plainStatus({ ...r, status: 'open_link' }, false).label, 'Needs you: open this link');
+    assert.match(plainStatus({ ...r, status: 'failed' }, false).label, /try again$/);
+    // a failure says what its attempts ran into: unreachable beats refused, refused beats the rest
+    const failed = (...outcomes: ('timeout' | 'rejected' | 'auth' | 'blocked')[]) =>
+      plainStatus(
+        { ...r, status: 'failed', attempts: outcomes.map((outcome) => ({ method: 'one_click', outcome })) },
+        false,
+      ).label;
+    assert.equal(failed('timeout'), 'Could not reach the sender — try again');
+    assert.equal(failed('rejected', 'timeout'), 'Could not reach the sender — try again');
+    assert.equal(failed('rejected'), 'The sender refused the request — try again later');
+    assert.match(failed('auth'), /app password/);
+    assert.match(failed('blocked'), /not safe to contact/);
+    assert.match(plainStatus({ ...r, status: 'skipped' }, true).label, /check this sender first/);
+    assert.match(plainStatus({ ...r, dry_run: true }, false).label, /^Would /);
+    assert.equal(plainStatus({ ...r, dry_run: true }, false).tone, 'pending');
+  });
+
+  test('the details name the method, the outcome code and the server’s account', () => {
+    const lines = technicalLines({
+      type: 'unsubscribe_result',
+      id: 'x',
+      status: 'failed',
+      method: null,
+      detail: "One-click: The sender's server refused it (HTTP 404).",
+      dry_run: false,
+    });
+    assert.deepEqual(lines, [
+      'Method: none used',
+      'Outcome: failed',
+      "One-click: The sender's server refused it (HTTP 404).",
+    ]);
   });
 });

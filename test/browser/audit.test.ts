@@ -109,6 +109,15 @@ describe('the audit panel', () => {
     assert.equal(hellofresh.cells[2], 'Weekly');
     const netflix = page.locator('#audit-spend tr[data-slug="netflix"] a');
     assert.equal(await netflix.getAttribute('href'), `${base}/services/netflix`);
+    // and in the results, beside the sender that belongs to Netflix, what it costs a month
+    const fee = receipts.spend.find((x) => x.slug === 'netflix')!;
+    assert.ok(fee.monthly_amount !== null);
+    assert.equal(
+      (
+        await page.locator('#subs-body td[data-label="Service"]:has(a[href="/services/netflix"]) .spend').textContent()
+      )?.trim(),
+      `${money(fee.monthly_amount!, fee.currency!)} a month`,
+    );
 
     const totals = (await page.locator('#audit-totals li').allTextContents()).map((s) => s.trim());
     assert.deepEqual(

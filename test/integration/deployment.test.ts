@@ -250,7 +250,7 @@ describe('two instances behind nginx (deploy/nginx.conf)', () => {
       await page.goto(`${ngx.origin}/`);
       await page.getByLabel('Email address').fill('someone@example.test');
       await page.getByLabel('Email address').blur();
-      await page.getByText('3 free scans left today for this address.').waitFor();
+      await page.getByText('3 scans left today for this address.').waitFor();
       // every text the notice shows, however briefly (the reconnection takes a fraction of a second)
       await page.evaluate(`(() => {
         const box = document.getElementById('notice');

@@ -164,6 +164,13 @@ describe('unsubscribing over /ws', () => {
     // a failed one-click falls back to mailto and says so
     assert.equal(r('sale@broken.example').status, 'email_sent');
     assert.match(r('sale@broken.example').detail, /500/);
+    // each method tried, with the sender's HTTP status
+    assert.deepEqual(r('sale@broken.example').attempts, [
+      { method: 'one_click', outcome: 'rejected', http_status: 500 },
+      { method: 'mailto', outcome: 'ok' },
+    ]);
+    assert.deepEqual(r('news@oneclick.example').attempts, [{ method: 'one_click', outcome: 'ok', http_status: 200 }]);
+    assert.equal(r('promo@forged.example').attempts, undefined);
     // a redirect is not followed; the person gets the link to open instead
     assert.equal(r('x@redirect.example').status, 'open_link');
     assert.match(r('x@redirect.example').detail, /302/);
@@ -172,6 +179,7 @@ describe('unsubscribing over /ws', () => {
     assert.equal(r('meta@ssrf.example').status, 'failed');
     assert.equal(r('meta@ssrf.example').url, undefined);
     assert.match(r('meta@ssrf.example').detail, /private|reserved|not contacted|refused/i);
+    assert.ok(r('meta@ssrf.example').attempts?.every((a: { outcome: string }) => a.outcome === 'blocked'));
     // the id from nowhere
     assert.equal(byId.get('not-from-this-scan')!.status, 'failed');
 

@@ -13,7 +13,7 @@ const COLUMNS: [key: string | null, label: string, className: string][] = [
   ['count', 'Emails', 'num'],
   ['per_month', 'Per month', 'num'],
   ['read_rate', 'Read', 'num'],
-  ['last_seen', 'Last seen', ''],
+  ['last_seen', 'First – last seen', ''],
   [null, 'Unsubscribe by', ''],
   ['service', 'Service', ''],
   [null, 'Status', 'col-status'],
@@ -23,12 +23,24 @@ function results(): SafeHtml {
   return html`<section id="results" class="results" hidden aria-labelledby="results-title">
 <div class="results-head"><h2 id="results-title">Subscriptions</h2><p id="results-count" class="muted"></p></div>
 <div class="toolbar">
-<div class="field"><label for="filter">Filter</label><input id="filter" type="search" placeholder="Name or address" autocomplete="off"></div>
+<div class="field"><label for="filter">Filter</label><input id="filter" type="search" placeholder="Name, address or service" autocomplete="off"></div>
+<div class="field sort-field"><label for="sort-by">Sort by</label><select id="sort-by">
+<option value="count:descending">Most emails</option>
+<option value="per_month:descending">Most frequent</option>
+<option value="read_rate:ascending">Least read</option>
+<option value="last_seen:descending">Most recent</option>
+<option value="sender:ascending">Sender, A–Z</option>
+<option value="service:ascending">Paid service, A–Z</option>
+<option value="column" hidden disabled>By a column</option></select></div>
+<fieldset class="views"><legend>Show</legend>
+<label class="view"><input type="radio" name="view" value="all" checked> All</label>
+<label class="view"><input type="radio" name="view" value="never_read"> Never read <span data-view-count="never_read"></span></label>
+<label class="view"><input type="radio" name="view" value="paid"> Paid services <span data-view-count="paid"></span></label></fieldset>
 <div class="select-buttons" role="group" aria-labelledby="select-label"><span id="select-label">Select</span>
 <button type="button" class="button secondary small" data-select="all">All</button>
 <button type="button" class="button secondary small" data-select="none">None</button>
 <button type="button" class="button secondary small" data-select="rarely">Rarely read</button></div></div>
-<p class="small muted">“Rarely read”: you opened fewer than 1 in 5 of at least 3 emails. Rows marked <span class="badge warn">Check first</span> may be spam or forged; they are only acted on if you tick “include anyway”.</p>
+<p class="small muted">“Never read”: you opened none of its emails. “Paid services”: senders that belong to a service in <a href="/services">our cancellation guides</a>. “Rarely read”: you opened fewer than 1 in 5 of at least 3 emails. Rows marked <span class="badge warn">Check first</span> may be spam or forged; they are only acted on if you tick “include anyway”.</p>
 <div class="action-bar"><p id="selected-count" class="selected-count">0 selected</p>
 <label class="check"><input type="checkbox" id="archive"> Also archive their past mail</label>
 <div class="buttons"><button type="button" class="button secondary" id="preview">Preview (dry run)</button>

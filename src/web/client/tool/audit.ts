@@ -6,6 +6,8 @@
 import type { AuditResultMessage, ProgressMessage } from '../../../channel/protocol.ts';
 import { TIER_LABEL } from '../../shared/words.ts';
 import { byId, el, fill } from '../shared/dom.ts';
+import { setSpend } from './rows.ts';
+import { redrawRows } from './table.ts';
 import { day, num, percent, perMonth, plural } from './words.ts';
 
 type AuditShape = AuditResultMessage['audit'];
@@ -120,8 +122,20 @@ function frequency(a: AuditShape): HTMLElement[] {
   return out;
 }
 
+/** Each service's monthly cost beside its senders in the results ("$17.99 a month"). */
+function spendOnRows(a: AuditShape): void {
+  const spend = new Map<string, string>();
+  for (const s of a.spend.services) {
+    if (s.monthly_amount !== null && s.currency !== null)
+      spend.set(s.slug, `${money(s.monthly_amount, s.currency)} a month`);
+  }
+  setSpend(spend);
+  redrawRows();
+}
+
 export function renderAudit(m: AuditResultMessage): void {
   const a = m.audit;
+  spendOnRows(a);
   byId('audit-progress').hidden = true;
   byId<HTMLButtonElement>('audit-button').disabled = false;
   const box = byId('audit-result');

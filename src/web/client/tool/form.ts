@@ -7,7 +7,7 @@
 import type { ClientMessageInput } from '../../../channel/protocol.ts';
 import { foldersText } from '../../shared/words.ts';
 import { byId } from '../shared/dom.ts';
-import type { ProviderHelp } from './words.ts';
+import type { ProviderHelp } from './advice.ts';
 
 const form = () => byId<HTMLFormElement>('scan-form');
 const value = (id: string) => byId<HTMLInputElement | HTMLSelectElement>(id).value.trim();

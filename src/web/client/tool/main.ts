@@ -8,28 +8,25 @@ import type {
   ProgressMessage,
   ServerMessage,
   ServerMessageOf,
-  UnsubscribeDoneMessage,
-  UnsubscribeResultMessage,
 } from '../../../channel/protocol.ts';
 import { isOAuthErrorCode, OAUTH_ERRORS } from '../../../oauth/errors.ts';
 import { byId, el, fill } from '../shared/dom.ts';
+import { errorAdvice } from './advice.ts';
 import { auditProgress, renderAudit, resetAudit } from './audit.ts';
+import {
+  batchDisconnected,
+  batchDone,
+  batchLost,
+  batchRefused,
+  batchResult,
+  batchResumed,
+  startBatch,
+} from './batch.ts';
 import { type ChannelEvent, openChannel } from './connection.ts';
 import { emailValue, initForm, providerHelp, scanMessage, setScanning } from './form.ts';
-import { loadHistory, rememberUnsubscribe } from './history.ts';
-import { clearWorking, setRowStatus } from './rows.ts';
-import {
-  clearTable,
-  countText,
-  includedFlagged,
-  initTable,
-  rowById,
-  rowCount,
-  select,
-  selected,
-  upsert,
-} from './table.ts';
-import { cappedText, clock, errorAdvice, num, phaseText, plural } from './words.ts';
+import { loadHistory } from './history.ts';
+import { clearTable, countText, includedFlagged, initTable, rowCount, select, selected, upsert } from './table.ts';
+import { cappedText, clock, num, phaseText, plural } from './words.ts';
 
 let busy: 'scan' | 'unsubscribe' | 'audit' | null = null;
 /** whether the server still holds the sign-in of the scan the table shows */
@@ -85,15 +82,28 @@ function onDone(d: DoneMessage): void {
   const where = d.mailboxes.map((m) => `${m.path} ${num(m.messages)}`).join(', ');
   byId('progress-label').textContent =
     `${d.cancelled ? 'Stopped' : 'Done'}: ${plural(d.scanned, 'message')} read in ${(d.duration_ms / 1000).toFixed(1)} s${where ? ` (${where})` : ''}.`;
-  const still = d.verification.filter((v) => v.status === 'ineffective').length;
   status(
-    `${d.cancelled ? 'Scan stopped. ' : ''}Found ${plural(d.subscriptions, 'subscription')} in ${plural(d.scanned, 'message')}.` +
-      (still ? ` ${plural(still, 'sender')} kept mailing after you unsubscribed; they are marked in the table.` : '') +
+    `${d.cancelled ? 'Scan stopped. ' : ''}Found ${plural(d.subscriptions, 'subscription')}.` +
+      verificationText(d.verification) +
       d.capped.map((c) => ` ${cappedText(c)}`).join(''),
   );
   byId('results').hidden = rowCount() === 0 && d.subscriptions === 0;
   resetAudit(true);
   updateSelection();
+}
+
+/** What the scan found about the lists this browser left earlier, in one sentence. */
+function verificationText(v: DoneMessage['verification']): string {
+  if (!v.length) return '';
+  const still = v.filter((x) => x.status === 'ineffective').length;
+  const quiet = v.filter((x) => x.status === 'verified_quiet').length;
+  const pending = v.length - still - quiet;
+  const parts = [
+    still && `${num(still)} still mailing`,
+    quiet && `${num(quiet)} sent nothing new`,
+    pending && `${num(pending)} left too recently to tell`,
+  ].filter(Boolean);
+  return ` Of the ${plural(v.length, 'list')} you left earlier: ${parts.join(', ')}${still ? ' (marked below)' : ''}.`;
 }
 
 function onError(e: ErrorMessage): void {
@@ -106,7 +116,7 @@ function onError(e: ErrorMessage): void {
   }
   busy = null;
   setScanning(false);
-  if (wasUnsubscribing) for (const r of selected()) clearWorking(r);
+  if (wasUnsubscribing) batchRefused();
   if (wasUnsubscribing && e.code === 'INVALID_MESSAGE') {
     showError(`Unsubscribing could not start: ${e.message}. Scan again, then try once more.`);
   } else if (e.code === 'AUTH_FAILED' && help.url) {
@@ -118,50 +128,13 @@ function onError(e: ErrorMessage): void {
   status('');
 }
 
-function onResult(r: UnsubscribeResultMessage): void {
-  const row = rowById(r.id);
-  if (!row) return;
-  const again = row.tr.dataset.status === (r.dry_run ? `planned-${r.status}` : r.status); // replayed after a resume
-  setRowStatus(row, r);
-  if (!again && !r.dry_run && (r.status === 'unsubscribed' || r.status === 'email_sent'))
-    rememberUnsubscribe(row.sub.list_key);
-}
-
-function onUnsubscribeDone(d: UnsubscribeDoneMessage): void {
-  busy = null;
-  const c = d.counts;
-  const parts = [
-    c.unsubscribed && `${num(c.unsubscribed)} unsubscribed`,
-    c.email_sent && `${plural(c.email_sent, 'unsubscribe email')} sent`,
-    c.open_link && `${num(c.open_link)} to finish on the sender’s page`,
-    c.skipped && `${num(c.skipped)} skipped`,
-    c.failed && `${num(c.failed)} failed`,
-  ].filter(Boolean);
-  const box = byId('summary');
-  const head = d.dry_run ? 'Preview (nothing was sent)' : 'Done';
-  const archived = !d.dry_run && d.archived ? ` ${plural(d.archived, 'old message')} archived.` : '';
-  fill(box, [
-    el('h3', { text: head }),
-    el('p', { text: `${parts.join(', ') || 'Nothing to do'} (${plural(d.total, 'sender')}).${archived}` }),
-    d.dry_run
-      ? null
-      : el('p', {
-          className: 'small muted',
-          text: 'Senders may take up to two days to stop. Scan again later: lists that keep mailing will be marked.',
-        }),
-  ]);
-  box.hidden = false;
-  box.focus();
-  status(`${head}: ${parts.join(', ')}.`);
-}
-
 /** One handler per server message type: a type the server adds and the page ignores does not compile. */
 const HANDLERS: { [T in ServerMessage['type']]: (m: ServerMessageOf<T>) => void } = {
   ready: () => {},
   resumed: () => {},
   quota: (m) => {
     if (m.email === emailValue())
-      byId('quota').textContent = `${plural(m.scans_left, 'free scan')} left today for this address.`;
+      byId('quota').textContent = `${plural(m.scans_left, 'scan')} left today for this address.`;
   },
   progress: onProgress,
   subscription: (m) => {
@@ -171,8 +144,12 @@ const HANDLERS: { [T in ServerMessage['type']]: (m: ServerMessageOf<T>) => void 
   },
   done: onDone,
   error: onError,
-  unsubscribe_result: onResult,
-  unsubscribe_done: onUnsubscribeDone,
+  unsubscribe_result: batchResult,
+  unsubscribe_done: (m) => {
+    busy = null;
+    batchDone(m);
+    status('');
+  },
   audit: (m) => {
     busy = null;
     renderAudit(m);
@@ -195,7 +172,7 @@ function updateSelection(): void {
 /** The sign-in is gone: what is on the page stays, acting on it needs a new scan. */
 function signedOut(text: string): void {
   signedIn = false;
-  if (busy === 'unsubscribe') for (const r of selected()) clearWorking(r);
+  batchLost();
   if (busy === 'scan') byId('progress-label').textContent = 'The scan stopped.';
   busy = null;
   setScanning(false);
@@ -211,8 +188,10 @@ function onChannel(e: ChannelEvent): void {
       break;
     case 'reconnecting':
       notice('The connection to our server dropped. Reconnecting…');
+      batchDisconnected();
       break;
     case 'resumed':
+      batchResumed();
       notice(
         `Reconnected. Your results and selection are as you left them${e.running ? `; the ${e.running === 'scan' ? 'scan' : 'unsubscribing'} went on meanwhile` : ''}.`,
       );
@@ -277,7 +256,7 @@ function unsubscribe(dryRun: boolean): void {
   }
   byId('error').hidden = true;
   byId('summary').hidden = true;
-  for (const r of rows) setRowStatus(r, 'working');
+  startBatch(rows, dryRun);
   busy = 'unsubscribe';
   status(dryRun ? 'Preparing a preview…' : `Unsubscribing from ${plural(rows.length, 'sender')}…`);
   channel.send({

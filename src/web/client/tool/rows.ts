@@ -4,10 +4,12 @@
  * the same id arrives again with larger counts.
  */
 
-import type { Subscription, UnsubscribeResultMessage, Verification } from '../../../channel/protocol.ts';
+import type { Subscription, UnsubscribeResultMessage } from '../../../channel/protocol.ts';
 import { TIER_LABEL } from '../../shared/words.ts';
 import { el, fill } from '../shared/dom.ts';
-import { day, num, percent, perMonth, statusLabel, WITHHELD_WORDS } from './words.ts';
+import { seenRange, senderContext, sinceYouLeft } from './context.ts';
+import { PENDING_WORDS, type Pending, plainStatus, technicalLines } from './statuses.ts';
+import { num, percent, perMonth, WITHHELD_WORDS } from './words.ts';
 
 export interface Row {
   sub: Subscription;
@@ -15,29 +17,36 @@ export interface Row {
   select: HTMLInputElement;
   include: HTMLInputElement;
   cells: Record<
-    'sender' | 'count' | 'perMonth' | 'read' | 'last' | 'methods' | 'service' | 'status',
+    'sender' | 'count' | 'perMonth' | 'read' | 'seen' | 'methods' | 'service' | 'status',
     HTMLTableCellElement
   >;
+}
+
+/** what the audit found each paid service costs a month ("$17.99 a month"), by catalog slug */
+const spendBySlug = new Map<string, string>();
+
+/** The audit's figures, shown beside each matched service from now on (until the next scan). */
+export function setSpend(spend: Map<string, string>): void {
+  spendBySlug.clear();
+  for (const [slug, text] of spend) spendBySlug.set(slug, text);
 }
 
 /** Forged-looking or junk-only senders are acted on only when the person includes them. */
 export const isFlagged = (s: Subscription) => s.auth.dkim === 'fail' || s.auth.dmarc === 'fail' || s.junk_only;
 
 export const isRarelyRead = (s: Subscription) => s.read_rate < 0.2 && s.count >= 3;
-
-const VERIFY: Record<Verification, [string, string]> = {
-  ineffective: ['bad', 'Still mailing after you unsubscribed'],
-  verified_quiet: ['ok', 'Quiet since you unsubscribed'],
-  pending: ['pending', 'Unsubscribed recently; checking'],
-};
+export const isNeverRead = (s: Subscription) => s.read_rate === 0;
+/** a sender matched to the catalog, which lists paid services only */
+export const isPaidService = (s: Subscription) => s.service !== null;
 
 function flagReason(s: Subscription): string {
   if (s.junk_only) return 'Found only in Junk/Spam: likely spam. Unsubscribing would confirm your address.';
   return 'Failed sender authentication (DKIM/DMARC): may be forged.';
 }
 
-function td(label: string, className = ''): HTMLTableCellElement {
-  return el('td', { className, attrs: { 'data-label': label } });
+/** `short`: the unit the compact (phone) layout writes after the figure */
+function td(label: string, className = '', short = ''): HTMLTableCellElement {
+  return el('td', { className, attrs: { 'data-label': label, ...(short ? { 'data-short': short } : {}) } });
 }
 
 export function createRow(sub: Subscription): Row {
@@ -46,12 +55,12 @@ export function createRow(sub: Subscription): Row {
   const include = el('input', { attrs: { type: 'checkbox', 'data-role': 'include' } });
   const cells = {
     sender: td('Sender', 'sender'),
-    count: td('Emails', 'num stat'),
-    perMonth: td('Per month', 'num stat'),
-    read: td('Read', 'num stat'),
-    last: td('Last seen', 'stat date'),
-    methods: td('Unsubscribe by', 'wide'),
-    service: td('Service', 'wide'),
+    count: td('Emails', 'num stat', 'emails'),
+    perMonth: td('Per month', 'num stat', 'a month'),
+    read: td('Read', 'num stat', 'read'),
+    seen: td('First – last seen', 'stat date'),
+    methods: td('Unsubscribe by', 'wide methods'),
+    service: td('Service', 'wide service'),
     status: td('Status', 'row-status wide'),
   };
   tr.append(el('td', { className: 'col-select' }, [select]), ...Object.values(cells));
@@ -78,18 +87,19 @@ export function updateRow(row: Row, sub: Subscription): void {
       ]),
     );
   }
-  const v = sub.verification ? VERIFY[sub.verification] : undefined;
-  if (v) extras.push(el('span', { className: `badge ${v[0]}`, text: v[1] }));
+  const since = sinceYouLeft(sub);
+  if (since) extras.push(el('span', { className: `badge since ${since.tone}`, text: since.text }));
   fill(cells.sender, [
     el('span', { className: 'sender-name', text: sub.sender.name || sub.sender.domain }),
     el('span', { className: 'sender-address', text: sub.sender.address }),
+    ...senderContext(sub),
     ...extras,
   ]);
 
   cells.count.textContent = num(sub.count);
   cells.perMonth.textContent = perMonth(sub.per_month);
   cells.read.textContent = percent(sub.read_rate);
-  cells.last.textContent = day(sub.last_seen);
+  fill(cells.seen, seenRange(sub));
 
   const methods: Node[] = [];
   if (sub.methods.one_click) methods.push(el('span', { className: 'badge method', text: 'one-click' }));
@@ -111,39 +121,55 @@ export function updateRow(row: Row, sub: Subscription): void {
             className: `tier tier-${s.tier}`,
             text: (TIER_LABEL as Record<string, string>)[s.tier] ?? s.tier,
           }),
+          spendBySlug.has(s.slug)
+            ? el('span', { className: 'spend small', text: ` ${spendBySlug.get(s.slug)}` })
+            : null,
         ]
       : [el('span', { className: 'muted', text: '—' })],
   );
 }
 
-/** Clears a "Working…" status that will get no result (the request was refused). */
-export function clearWorking(row: Row): void {
-  if (row.tr.dataset.working === undefined) return;
-  delete row.tr.dataset.working;
+/** The row waits for its answer, or lost the way to it (statuses.ts `Pending`). */
+export function setPending(row: Row, kind: Pending): void {
+  const w = PENDING_WORDS[kind];
+  row.tr.dataset.pending = kind;
+  fill(row.cells.status, [
+    el('span', { className: `badge ${w.tone}`, text: w.label }),
+    w.todo ? el('span', { className: 'small muted', text: w.todo }) : null,
+  ]);
+}
+
+/** Clears a "Working…" status that will get no result (the request was refused before anything was sent). */
+export function clearPending(row: Row): void {
+  if (row.tr.dataset.pending === undefined) return;
+  delete row.tr.dataset.pending;
   row.cells.status.replaceChildren();
 }
 
-export function setRowStatus(row: Row, r: UnsubscribeResultMessage | 'working'): void {
-  if (r === 'working') {
-    row.tr.dataset.working = '1';
-    fill(row.cells.status, [el('span', { className: 'badge pending', text: 'Working…' })]);
-    return;
-  }
-  delete row.tr.dataset.working;
-  const tone = r.status === 'failed' ? 'bad' : r.status === 'skipped' ? 'warn' : r.dry_run ? 'pending' : 'ok';
-  const parts: (Node | null)[] = [el('span', { className: `badge ${tone}`, text: statusLabel(r) })];
+export const isPending = (row: Row) => row.tr.dataset.pending !== undefined;
+
+export function setRowStatus(row: Row, r: UnsubscribeResultMessage): void {
+  delete row.tr.dataset.pending;
+  const plain = plainStatus(r, isFlagged(row.sub));
+  const parts: (Node | null)[] = [el('span', { className: `badge ${plain.tone}`, text: plain.label })];
   // RFC 3986 §3.1: the scheme is case-insensitive (the scan sends it lower-cased; this is belt and braces)
   if (r.status === 'open_link' && r.url && /^https?:\/\//i.test(r.url)) {
     parts.push(
       el('a', {
-        className: 'small',
-        text: 'Open page',
+        className: 'small open-link',
+        text: 'Open the sender’s page',
         attrs: { href: r.url, target: '_blank', rel: 'noopener noreferrer' },
       }),
     );
   }
-  if (r.detail) parts.push(el('span', { className: 'small muted detail', text: r.detail }));
-  if (r.archived) parts.push(el('span', { className: 'small muted', text: `${num(r.archived)} archived` }));
+  if (r.archived)
+    parts.push(el('span', { className: 'small muted', text: `${num(r.archived)} old messages archived` }));
+  parts.push(
+    el('details', { className: 'tech small' }, [
+      el('summary', { text: 'Details' }),
+      ...technicalLines(r).map((t) => el('p', { className: 'tech-line', text: t })),
+    ]),
+  );
   fill(row.cells.status, parts);
   row.tr.dataset.status = r.dry_run ? `planned-${r.status}` : r.status;
 }
