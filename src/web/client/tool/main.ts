@@ -201,9 +201,10 @@ function onChannel(e: ChannelEvent): void {
       else notice('Our server is restarting. Reconnecting…');
       break;
     case 'expired':
-      if (e.afterRestart)
+      if (e.afterRestart) {
+        batchLost(); // a restart reports everything it did first; a row still waiting will hear nothing
         notice('Reconnected after our server restarted. The results stay on this page; scan again to unsubscribe.');
-      else if (signedIn || busy) signedOut(errorAdvice('SESSION_EXPIRED', '', providerHelp()));
+      } else if (signedIn || busy) signedOut(errorAdvice('SESSION_EXPIRED', '', providerHelp()));
       break;
     case 'ended':
       if (signedIn || busy) signedOut(errorAdvice('SESSION_ENDED', '', providerHelp()));
