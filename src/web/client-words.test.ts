@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { WS_ERRORS, type WsErrorCode } from '../channel/errors.ts';
+import type { Subscription } from '../channel/protocol.ts';
 import { errorAdvice } from './client/tool/advice.ts';
-import { plainStatus, technicalLines } from './client/tool/statuses.ts';
+import { plainStatus, sinceYouLeft, technicalLines } from './client/tool/statuses.ts';
 
 const CODES = Object.keys(WS_ERRORS) as WsErrorCode[];
 const help = {
@@ -85,5 +86,28 @@ describe('what the tool says', () => {
       'Outcome: failed',
       "One-click: The sender's server refused it (HTTP 404).",
     ]);
+  });
+
+  test('a list left earlier says what the re-scan found since', () => {
+    const left = (verification: Subscription['verification'], since?: number) =>
+      sinceYouLeft({
+        unsubscribed_at: '2026-11-01T10:00:00.000Z',
+        verification,
+        ...(since === undefined ? {} : { since_unsubscribe: since }),
+      } as Subscription);
+    assert.deepEqual(left('ineffective', 2), {
+      tone: 'bad',
+      text: 'Still mailing since you left on 1 Nov 2026: 2 messages',
+    });
+    assert.deepEqual(left('verified_quiet', 0), { tone: 'ok', text: 'Nothing new since you left on 1 Nov 2026' });
+    assert.match(
+      left('verified_quiet', 1)!.text,
+      /^Stopped: nothing new since two days after you left on 1 Nov 2026 \(1 message/,
+    );
+    assert.equal(
+      left('pending', 1)!.text,
+      'You left on 1 Nov 2026, 1 message since; senders may take two days, so scan again after 3 Nov 2026',
+    );
+    assert.equal(left(undefined), null);
   });
 });

@@ -124,10 +124,13 @@ describe('the inbox tool in a browser', () => {
   const stale = () => inboxLists().find((l) => l.lastDate.getTime() > Date.parse('2021-01-01'))!;
 
   test('a custom-provider scan shows its quota, progress and every list as a row', async () => {
-    // An earlier unsubscription kept by this browser (set on a page of the same origin that
-    // loads nothing else): the list kept mailing afterwards.
     await page.goto(`${base}/robots.txt`);
-    const earlier = JSON.stringify([{ list_key: stale().key, at: '2020-06-01T00:00:00.000Z' }]);
+    // Earlier unsubscriptions kept by this browser (set on a page of the same origin that loads
+    // nothing else): one list kept mailing afterwards, one (weekly, last mail 29 Sep 2026) went quiet.
+    const earlier = JSON.stringify([
+      { list_key: stale().key, at: '2020-06-01T00:00:00.000Z' },
+      { list_key: 'from:weekly@loopback.test', at: '2026-10-15T00:00:00.000Z' },
+    ]);
     await page.evaluate(`localStorage.setItem('optout.unsubscribes.v1', ${JSON.stringify(earlier)})`);
     await page.goto(`${base}/`);
     await page.getByLabel('Other (IMAP)').check();
@@ -196,7 +199,11 @@ describe('the inbox tool in a browser', () => {
     );
     assert.match(
       (await page.locator('#status').textContent()) ?? '',
-      /Of the 1 list you left earlier: 1 still mailing \(marked below\)\./,
+      /Of the 2 lists you left earlier: 1 still mailing, 1 sent nothing new \(marked below\)\./,
+    );
+    assert.match(
+      rows.find((r) => r.key === 'from:weekly@loopback.test')!.text,
+      /Nothing new since you left on 15 Oct 2026/,
     );
     const forged = rows.find((r) => r.key === 'from:promo@forged-loopback.test')!;
     assert.match(forged.text, /Check first/);

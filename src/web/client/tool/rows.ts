@@ -7,8 +7,8 @@
 import type { Subscription, UnsubscribeResultMessage } from '../../../channel/protocol.ts';
 import { TIER_LABEL } from '../../shared/words.ts';
 import { el, fill } from '../shared/dom.ts';
-import { seenRange, senderContext, sinceYouLeft } from './context.ts';
-import { PENDING_WORDS, type Pending, plainStatus, technicalLines } from './statuses.ts';
+import { seenRange, senderContext } from './context.ts';
+import { PENDING_WORDS, type Pending, plainStatus, sinceYouLeft, technicalLines } from './statuses.ts';
 import { num, percent, perMonth, WITHHELD_WORDS } from './words.ts';
 
 export interface Row {

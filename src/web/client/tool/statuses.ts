@@ -4,9 +4,11 @@
  * behind a "Details" toggle. The words never claim more than the outcome proves: a 2xx to a
  * one-click POST means the sender accepted the request, not that its mail has stopped, and an
  * email accepted by the person's SMTP server still waits for the sender; a later scan tells
- * whether the list stopped (docs/unsubscribe.md, "Checking that it worked").
+ * whether the list stopped (docs/unsubscribe.md, "Checking that it worked") — and what that
+ * later scan found is said here too (sinceYouLeft).
  */
-import type { UnsubscribeResultMessage } from '../../../channel/protocol.ts';
+import type { Subscription, UnsubscribeResultMessage } from '../../../channel/protocol.ts';
+import { day, plural } from './words.ts';
 
 type Outcome = UnsubscribeResultMessage['status'];
 export type Tone = 'ok' | 'warn' | 'bad' | 'pending';
@@ -117,3 +119,33 @@ export const PENDING_WORDS: Record<Pending, { label: string; tone: Tone; todo?: 
     tone: 'warn',
   },
 };
+
+/** the grace a sender gets after a request (src/channel/verification.ts, docs/unsubscribe.md) */
+const GRACE_MS = 48 * 3600_000;
+
+/** What the scan found after an earlier unsubscription from this list, or null. */
+export function sinceYouLeft(s: Subscription): { tone: Tone; text: string } | null {
+  if (!s.verification || !s.unsubscribed_at) return null;
+  const n = s.since_unsubscribe;
+  const left = day(s.unsubscribed_at);
+  const count = n === undefined ? '' : `: ${plural(n, 'message')}`;
+  switch (s.verification) {
+    case 'ineffective':
+      return { tone: 'bad', text: `Still mailing since you left on ${left}${count}` };
+    case 'verified_quiet':
+      return {
+        tone: 'ok',
+        text: n
+          ? `Stopped: nothing new since two days after you left on ${left} (${plural(n, 'message')} in those two days)`
+          : `Nothing new since you left on ${left}`,
+      };
+    case 'pending': {
+      const check = day(new Date(Date.parse(s.unsubscribed_at) + GRACE_MS).toISOString());
+      const so = n ? `${plural(n, 'message')} since` : 'nothing new since';
+      return {
+        tone: 'pending',
+        text: `You left on ${left}, ${so}; senders may take two days, so scan again after ${check}`,
+      };
+    }
+  }
+}
