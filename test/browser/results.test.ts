@@ -274,6 +274,11 @@ describe('the results of a scan, in a browser', () => {
       await statusTexts(),
       SLOW_SENDERS.map(() => 'Connection lost before an answer — reconnecting'),
     );
+    // what the rows mean is said once, above them
+    assert.match(
+      (await page.locator('#notice').textContent()) ?? '',
+      /The requests to 3 senders may already have gone out/,
+    );
 
     relay.refuse(false);
     await page
@@ -308,6 +313,10 @@ describe('the results of a scan, in a browser', () => {
     assert.deepEqual(
       await statusTexts(),
       SLOW_SENDERS.map(() => 'Connection lost before an answer — scan again to see if it went through'),
+    );
+    assert.match(
+      (await page.locator('#notice').textContent()) ?? '',
+      /No answer came for 3 senders before the connection/,
     );
     assert.equal(await page.getByText('Working…').count(), 0);
     await page.getByLabel('Filter').fill('');

@@ -327,7 +327,7 @@ describe('the inbox tool in a browser', () => {
     );
     assert.match(
       (await page.locator('#summary').textContent()) ?? '',
-      /2 requests accepted by the sender, 1 email sent from your address, 1 needs you to open a link/,
+      /2 requests accepted by their senders, 1 email sent from your address, 1 needs you to open a link/,
     );
     // one summary: the status line does not repeat the box
     assert.equal(await page.locator('#status').textContent(), '');

@@ -51,7 +51,7 @@ export function batchDone(d: UnsubscribeDoneMessage): void {
       ]
     : [
         c.unsubscribed &&
-          `${num(c.unsubscribed)} ${c.unsubscribed === 1 ? 'request' : 'requests'} accepted by the sender`,
+          `${num(c.unsubscribed)} ${c.unsubscribed === 1 ? 'request accepted by the sender' : 'requests accepted by their senders'}`,
         c.email_sent && `${plural(c.email_sent, 'email')} sent from your address`,
         c.open_link && `${num(c.open_link)} ${c.open_link === 1 ? 'needs' : 'need'} you to open a link`,
         c.skipped && `${num(c.skipped)} skipped`,
@@ -74,9 +74,10 @@ export function batchDone(d: UnsubscribeDoneMessage): void {
   box.focus(); // read out by screen readers from here, so the status line need not repeat it
 }
 
-/** The connection dropped: the answers may still come once the page reconnects. */
-export function batchDisconnected(): void {
+/** The connection dropped: the answers may still come once the page reconnects. Returns the rows waiting. */
+export function batchDisconnected(): number {
   for (const row of waiting) setPending(row, preview ? 'working' : 'lost');
+  return preview ? 0 : waiting.size;
 }
 
 /**
@@ -87,13 +88,15 @@ export function batchResumed(): void {
   for (const row of waiting) setPending(row, 'working');
 }
 
-/** The sign-in is gone, and with it the batch's answers: each waiting row says so. */
-export function batchLost(): void {
+/** The sign-in is gone, and with it the batch's answers: each waiting row says so. Returns how many. */
+export function batchLost(): number {
+  const n = preview ? 0 : waiting.size;
   for (const row of waiting) {
     if (preview) clearPending(row);
     else setPending(row, 'unknown');
   }
   waiting.clear();
+  return n;
 }
 
 /** The batch was refused before anything was sent: the rows go back to how they were. */

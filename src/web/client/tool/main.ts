@@ -25,6 +25,7 @@ import {
 import { type ChannelEvent, openChannel } from './connection.ts';
 import { emailValue, initForm, providerHelp, scanMessage, setScanning } from './form.ts';
 import { loadHistory } from './history.ts';
+import { waitingText } from './statuses.ts';
 import { clearTable, countText, includedFlagged, initTable, rowCount, select, selected, upsert } from './table.ts';
 import { cappedText, clock, num, phaseText, plural } from './words.ts';
 
@@ -172,12 +173,12 @@ function updateSelection(): void {
 /** The sign-in is gone: what is on the page stays, acting on it needs a new scan. */
 function signedOut(text: string): void {
   signedIn = false;
-  batchLost();
+  const unknown = batchLost();
   if (busy === 'scan') byId('progress-label').textContent = 'The scan stopped.';
   busy = null;
   setScanning(false);
   byId('session-note').textContent = '';
-  notice(text);
+  notice(unknown ? `${text} ${waitingText('unknown', unknown)}` : text);
 }
 
 function onChannel(e: ChannelEvent): void {
@@ -186,10 +187,11 @@ function onChannel(e: ChannelEvent): void {
       byId('session-note').textContent =
         `Your sign-in stays in our server’s memory until ${clock(e.expiresAt)} at the latest, and for 10 minutes if this page loses its connection; then it is wiped.`;
       break;
-    case 'reconnecting':
-      notice('The connection to our server dropped. Reconnecting…');
-      batchDisconnected();
+    case 'reconnecting': {
+      const waiting = batchDisconnected();
+      notice(`The connection to our server dropped. Reconnecting…${waiting ? ` ${waitingText('lost', waiting)}` : ''}`);
       break;
+    }
     case 'resumed':
       batchResumed();
       notice(
@@ -200,12 +202,15 @@ function onChannel(e: ChannelEvent): void {
       if (signedIn || busy) signedOut(errorAdvice('SERVICE_RESTARTING', '', providerHelp()));
       else notice('Our server is restarting. Reconnecting…');
       break;
-    case 'expired':
+    case 'expired': {
       if (e.afterRestart) {
-        batchLost(); // a restart reports everything it did first; a row still waiting will hear nothing
-        notice('Reconnected after our server restarted. The results stay on this page; scan again to unsubscribe.');
+        const unknown = batchLost(); // a restart reports everything it did first; a row still waiting hears nothing
+        notice(
+          `Reconnected after our server restarted. The results stay on this page; scan again to unsubscribe.${unknown ? ` ${waitingText('unknown', unknown)}` : ''}`,
+        );
       } else if (signedIn || busy) signedOut(errorAdvice('SESSION_EXPIRED', '', providerHelp()));
       break;
+    }
     case 'ended':
       if (signedIn || busy) signedOut(errorAdvice('SESSION_ENDED', '', providerHelp()));
       break;

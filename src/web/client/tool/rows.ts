@@ -133,10 +133,7 @@ export function updateRow(row: Row, sub: Subscription): void {
 export function setPending(row: Row, kind: Pending): void {
   const w = PENDING_WORDS[kind];
   row.tr.dataset.pending = kind;
-  fill(row.cells.status, [
-    el('span', { className: `badge ${w.tone}`, text: w.label }),
-    w.todo ? el('span', { className: 'small muted', text: w.todo }) : null,
-  ]);
+  fill(row.cells.status, [el('span', { className: `badge ${w.tone}`, text: w.label })]);
 }
 
 /** Clears a "Working…" status that will get no result (the request was refused before anything was sent). */

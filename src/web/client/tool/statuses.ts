@@ -102,23 +102,20 @@ export function technicalLines(r: UnsubscribeResultMessage): string[] {
  */
 export type Pending = 'working' | 'lost' | 'unknown' | 'unanswered';
 
-export const PENDING_WORDS: Record<Pending, { label: string; tone: Tone; todo?: string }> = {
+export const PENDING_WORDS: Record<Pending, { label: string; tone: Tone }> = {
   working: { label: 'Working…', tone: 'pending' },
-  lost: {
-    label: 'Connection lost before an answer — reconnecting',
-    tone: 'warn',
-    todo: 'The request may already have gone out; the answer shows here once the page is back in touch with our server.',
-  },
-  unknown: {
-    label: 'Connection lost before an answer — scan again to see if it went through',
-    tone: 'warn',
-    todo: 'The request may or may not have reached the sender. A new scan in a couple of days shows whether the list still mails you; unsubscribing again is harmless.',
-  },
-  unanswered: {
-    label: 'No answer came for this sender — try again',
-    tone: 'warn',
-  },
+  lost: { label: 'Connection lost before an answer — reconnecting', tone: 'warn' },
+  unknown: { label: 'Connection lost before an answer — scan again to see if it went through', tone: 'warn' },
+  unanswered: { label: 'No answer came for this sender — try again', tone: 'warn' },
 };
+
+/** Said once above the rows (not on each): what the rows left waiting mean, and what to do. */
+export function waitingText(kind: 'lost' | 'unknown', n: number): string {
+  const senders = plural(n, 'sender');
+  return kind === 'lost'
+    ? `The requests to ${senders} may already have gone out; their answers show in the table once the page is back in touch with our server.`
+    : `No answer came for ${senders} before the connection was lost: the requests may or may not have reached them. A new scan in a couple of days shows which lists still mail you, and unsubscribing again is harmless.`;
+}
 
 /** the grace a sender gets after a request (src/channel/verification.ts, docs/unsubscribe.md) */
 const GRACE_MS = 48 * 3600_000;
