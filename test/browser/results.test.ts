@@ -165,11 +165,16 @@ describe('the results of a scan, in a browser', () => {
     for (const { l, folders } of scanned()) {
       assert.equal(await row(l.key).locator('.folders').textContent(), `In ${folders.sort().join(', ')}`, l.key);
     }
-    // nothing sticks out of the table at desktop width: no column is clipped
-    const clipped = (await page.evaluate(
-      "(() => { const w = document.querySelector('.table-wrap'); return w.scrollWidth - w.clientWidth; })()",
-    )) as number;
-    assert.ok(clipped <= 0, `the table is ${clipped}px wider than its box`);
+    // nothing sticks out of the table, from a laptop down to a tablet: no column is clipped
+    for (const width of [1280, 1024, 800]) {
+      await page.setViewportSize({ width, height: 800 });
+      const clipped = (await page.evaluate(
+        "(() => { const w = document.querySelector('.table-wrap'); return w.scrollWidth - w.clientWidth; })()",
+      )) as number;
+      assert.ok(clipped <= 0, `at ${width}px the table is ${clipped}px wider than its box`);
+      assert.ok((await overflowPx(page)) <= 0, `at ${width}px the page scrolls sideways`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   test('"Sort by" orders the rows and the views show only never-read senders or paid services', async () => {
