@@ -107,6 +107,13 @@ function verificationText(v: DoneMessage['verification']): string {
   return ` Of the ${plural(v.length, 'list')} you left earlier: ${parts.join(', ')}${still ? ' (marked below)' : ''}.`;
 }
 
+const NOTHING_SENT = new Set<ErrorMessage['code']>([
+  'BUSY',
+  'INVALID_MESSAGE',
+  'TOO_MANY_UNSUBSCRIBES',
+  'SERVICE_UNAVAILABLE',
+]);
+
 function onError(e: ErrorMessage): void {
   const help = providerHelp();
   const wasUnsubscribing = busy === 'unsubscribe';
@@ -117,7 +124,12 @@ function onError(e: ErrorMessage): void {
   }
   busy = null;
   setScanning(false);
-  if (wasUnsubscribing) batchRefused();
+  // these refuse a batch before anything is sent (docs/websocket.md "Error codes"); after any
+  // other error mid-batch, what was sent is not known
+  if (wasUnsubscribing) {
+    if (NOTHING_SENT.has(e.code)) batchRefused();
+    else batchLost();
+  }
   if (wasUnsubscribing && e.code === 'INVALID_MESSAGE') {
     showError(`Unsubscribing could not start: ${e.message}. Scan again, then try once more.`);
   } else if (e.code === 'AUTH_FAILED' && help.url) {
