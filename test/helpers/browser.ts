@@ -113,3 +113,29 @@ export const wideElements = (page: Page) =>
 
 export const describeViolations = (vs: AxeViolation[]) =>
   vs.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`).join('\n');
+
+/**
+ * Every visible element whose box reaches past the viewport's left or right edge, unless a
+ * scrolling or clipping ancestor holds it (a code block that scrolls inside itself is within the
+ * page; its long line is not a page overflow). Visually hidden elements (1 px, clipped) are
+ * skipped. Returns "tag.class (left–right px)" for a failure message.
+ */
+export const outsideViewport = (page: Page) =>
+  page.evaluate(`(() => {
+    const held = (e) => {
+      for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+        const s = getComputedStyle(a);
+        if (s.overflowX !== 'visible' || s.clip !== 'auto') return true;
+      }
+      return false;
+    };
+    return [...document.querySelectorAll('body *')]
+      .filter((e) => {
+        const r = e.getBoundingClientRect();
+        if (r.width <= 1 || r.height <= 1) return false;
+        if (r.right <= innerWidth + 0.5 && r.left >= -0.5) return false;
+        return !held(e);
+      })
+      .slice(0, 8)
+      .map((e) => { const r = e.getBoundingClientRect(); return e.tagName.toLowerCase() + '.' + e.className + ' (' + Math.round(r.left) + '–' + Math.round(r.right) + ')'; });
+  })()`) as Promise<string[]>;
