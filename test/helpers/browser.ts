@@ -14,9 +14,9 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 export const CHROMIUM = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
 
 /**
- * Where the browser tests write their screenshots: a temporary directory, so a test run leaves
- * the working tree as it was; `SCREENSHOTS_DIR=docs/screenshots npm test` refreshes the ones
- * the docs show.
+ * Where the browser tests write their screenshots of test states: a temporary directory, so a
+ * test run leaves the working tree as it was. The pictures in docs/screenshots/ are made by
+ * `npm run screenshots` (scripts/screenshots.ts), from a first visit rather than test states.
  */
 export const SCREENSHOTS_DIR = process.env.SCREENSHOTS_DIR
   ? resolve(process.env.SCREENSHOTS_DIR)
