@@ -54,6 +54,7 @@ describe('the site at 360 px', () => {
       '/privacy',
       '/security',
       '/about',
+      '/docs',
     ];
     const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
     const { page, problems } = await watchedPage(context);

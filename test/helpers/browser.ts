@@ -115,10 +115,11 @@ export const describeViolations = (vs: AxeViolation[]) =>
   vs.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`).join('\n');
 
 /**
- * Every visible element whose box reaches past the viewport's left or right edge, unless a
- * scrolling or clipping ancestor holds it (a code block that scrolls inside itself is within the
- * page; its long line is not a page overflow). Visually hidden elements (1 px, clipped) are
- * skipped. Returns "tag.class (left–right px)" for a failure message.
+ * What makes a page need sideways scrolling on a narrow screen, for a "fits the screen" check:
+ * every visible element whose box reaches past the viewport's left or right edge (unless a
+ * clipping ancestor holds it), and every element that scrolls sideways inside itself — a table
+ * in a scroll box is clipped, not reflowed (a code block, `pre`, may scroll). Visually hidden
+ * elements (1 px, clipped) are skipped. Returns "tag.class (left–right px)" for a failure message.
  */
 export const outsideViewport = (page: Page) =>
   page.evaluate(`(() => {
@@ -129,13 +130,20 @@ export const outsideViewport = (page: Page) =>
       }
       return false;
     };
-    return [...document.querySelectorAll('body *')]
-      .filter((e) => {
-        const r = e.getBoundingClientRect();
-        if (r.width <= 1 || r.height <= 1) return false;
-        if (r.right <= innerWidth + 0.5 && r.left >= -0.5) return false;
-        return !held(e);
-      })
-      .slice(0, 8)
-      .map((e) => { const r = e.getBoundingClientRect(); return e.tagName.toLowerCase() + '.' + e.className + ' (' + Math.round(r.left) + '–' + Math.round(r.right) + ')'; });
+    const scrolls = (e) => {
+      const s = getComputedStyle(e);
+      return (s.overflowX === 'auto' || s.overflowX === 'scroll') && e.scrollWidth > e.clientWidth + 1 && !e.closest('pre');
+    };
+    const describe = (e, why) => {
+      const r = e.getBoundingClientRect();
+      return e.tagName.toLowerCase() + '.' + e.className + ' (' + Math.round(r.left) + '–' + Math.round(r.right) + why + ')';
+    };
+    const out = [];
+    for (const e of document.querySelectorAll('body *')) {
+      const r = e.getBoundingClientRect();
+      if (r.width <= 1 || r.height <= 1) continue;
+      if (scrolls(e)) out.push(describe(e, ', scrolls sideways'));
+      else if ((r.right > innerWidth + 0.5 || r.left < -0.5) && !held(e)) out.push(describe(e, ''));
+    }
+    return out.slice(0, 8);
   })()`) as Promise<string[]>;
