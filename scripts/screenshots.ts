@@ -151,7 +151,7 @@ async function main() {
     relay.hold(true);
     await untilPage(page, `(() => { const p = document.getElementById('progress'); return !!p && p.value > 0; })()`);
     await page.waitForTimeout(300); // whatever was already on its way is drawn
-    await shoot(page, 'scan-progress', { focus: '#scan' });
+    await shoot(page, 'scan-progress');
     relay.hold(false);
     await page
       .locator('#status')
