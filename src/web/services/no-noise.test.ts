@@ -118,7 +118,7 @@ describe('no noise on a service page', () => {
       const unknownLines = body.match(/<p class="unknown"/g)?.length ?? 0;
       assert.ok(unknownLines <= 1, e.record.slug);
       if (e.record.plans.every((p) => !p.price)) {
-        assert.match(body, /Not known from the pages read: [^<]*\bprices\b/, e.record.slug);
+        assert.match(body, /Unknown: [^<]*\bprices\b/, e.record.slug);
         assert.doesNotMatch(body, /<table class="plans/, e.record.slug);
       }
     }
@@ -148,7 +148,7 @@ describe('no noise on a service page', () => {
     assert.match(table, /Monthly/);
     assert.doesNotMatch(table, /Family/);
     assert.match(body, /Also offered: <strong>Family<\/strong>/);
-    assert.match(body, /Not known from the pages read: what you need to prove who you are and the price of Family\./);
+    assert.match(body, /Unknown: what you need to prove who you are and the price of Family\./);
     assert.doesNotMatch(body, /<dt>You will need<\/dt>/);
   });
 

@@ -147,7 +147,7 @@ export function factsSection(r: ServiceRecord): SafeHtml {
   const unknown = unknownFacts(r);
   return html`<section class="block" aria-labelledby="facts-title"><h2 id="facts-title">At a glance</h2>
 <dl class="facts">${known.map((f) => html`<div><dt>${f.label}</dt><dd>${f.value}${factState(r, f.source_ids)}</dd></div>`)}</dl>
-${unknown.length ? html`<p class="unknown" id="unknown">Not known from the pages read: ${sentenceList(unknown)}. We leave out what no page we read states, rather than guess.</p>` : ''}</section>`;
+${unknown.length ? html`<p class="unknown" id="unknown">Unknown: ${sentenceList(unknown)}. No source we have establishes them, and this page does not guess.</p>` : ''}</section>`;
 }
 
 export function frictionSection(e: CatalogEntry): SafeHtml {
