@@ -52,7 +52,7 @@ describe('/services', () => {
     assert.match(body, /<option value="gyms" selected>/);
     const odd = await get('/services?cat=nonsense&page=abc');
     assert.equal(odd.statusCode, 200);
-    assert.match(odd.body, /All 2\d\d services/);
+    assert.match(odd.body, new RegExp(`All ${t.catalog.entries.length} services`));
   });
 
   test('a search with no match says so', async () => {
