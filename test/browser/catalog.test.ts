@@ -97,6 +97,11 @@ describe('catalog pages in a browser', () => {
       await page.locator('#guide-steps > li').count(),
       real.catalog.bySlug.get('netflix')!.record.steps.length,
     );
+    // each step still says where it stands after the rewording
+    assert.equal(
+      await page.locator('#guide-steps > li > .fact-state').count(),
+      real.catalog.bySlug.get('netflix')!.record.steps.length,
+    );
 
     const queued = page.waitForResponse((r) => r.url().endsWith('/api/v1/link-check'));
     // never checked here, so the page offers a first check rather than a re-check

@@ -30,11 +30,20 @@ async function api<T>(
   return { status: res.status, data: json.data ?? null, message: json.message ?? '' };
 }
 
+/**
+ * What the page rendered under each step besides its words — the traps it leads to and whether
+ * its source confirms it — kept by position: a guide in another tone has the record's steps in
+ * the same order, only worded differently.
+ */
+const stepExtras = [...document.querySelectorAll('#guide-steps > li')].map((li) =>
+  [...li.querySelectorAll(':scope > .step-trap, :scope > .fact-state')].map((n) => n.cloneNode(true)),
+);
+
 function showGuide(g: Guide): void {
   byId('guide-explanation').textContent = g.explanation;
   fill(
     byId('guide-steps'),
-    g.steps.map((s) =>
+    g.steps.map((s, i) =>
       el('li', {}, [
         el('p', { className: 'step-title', text: s.title }),
         s.detail ? el('p', { text: s.detail }) : null,
@@ -46,6 +55,7 @@ function showGuide(g: Guide): void {
               }),
             ])
           : null,
+        ...(stepExtras[i] ?? []).map((n) => n.cloneNode(true)),
       ]),
     ),
   );
