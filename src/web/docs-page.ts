@@ -30,11 +30,11 @@ function fields(schema: Json | undefined): SafeHtml {
   const props = schema?.properties as Json | undefined;
   if (!props) return html``;
   const required = new Set<string>(schema?.required ?? []);
-  return html`<table><thead><tr><th>field</th><th>type</th><th>notes</th></tr></thead><tbody>${Object.entries(
+  return html`<table class="stack"><thead><tr><th>field</th><th>type</th><th>notes</th></tr></thead><tbody>${Object.entries(
     props,
   ).map(
     ([k, v]) =>
-      html`<tr><td><code>${k}</code>${required.has(k) ? '' : html` <span class="muted">(optional)</span>`}</td><td>${typeOf(v)}</td><td>${v.description ?? ''}</td></tr>`,
+      html`<tr><td data-label="field"><code>${k}</code>${required.has(k) ? '' : html` <span class="muted">(optional)</span>`}</td><td data-label="type">${typeOf(v)}</td><td data-label="notes">${v.description ?? ''}</td></tr>`,
   )}</tbody></table>`;
 }
 
@@ -47,7 +47,7 @@ function operation(path: string, method: string, op: Json): SafeHtml {
     | undefined;
   return html`<section class="op" id="${method}-${path}"><h3><span class="method">${method}</span><code>${path}</code></h3>
 <p>${op.summary ?? ''}</p>${op.description ? html`<p class="muted">${op.description}</p>` : ''}
-${params.length ? html`<h4>Parameters</h4><table><thead><tr><th>name</th><th>in</th><th>type</th><th>notes</th></tr></thead><tbody>${params.map((p) => html`<tr><td><code>${p.name}</code>${p.required ? '' : html` <span class="muted">(optional)</span>`}</td><td>${p.in}</td><td>${typeOf(p.schema)}</td><td>${p.description ?? p.schema?.description ?? ''}${p.schema?.default !== undefined ? ` (default ${p.schema.default})` : ''}</td></tr>`)}</tbody></table>` : ''}
+${params.length ? html`<h4>Parameters</h4><table class="stack"><thead><tr><th>name</th><th>in</th><th>type</th><th>notes</th></tr></thead><tbody>${params.map((p) => html`<tr><td data-label="name"><code>${p.name}</code>${p.required ? '' : html` <span class="muted">(optional)</span>`}</td><td data-label="in">${p.in}</td><td data-label="type">${typeOf(p.schema)}</td><td data-label="notes">${p.description ?? p.schema?.description ?? ''}${p.schema?.default !== undefined ? ` (default ${p.schema.default})` : ''}</td></tr>`)}</tbody></table>` : ''}
 ${body ? html`<h4>Request body (application/json)</h4>${fields(body)}` : ''}
 ${data ? html`<h4>Response <code>data</code></h4>${fields(data)}` : ''}
 <p class="muted">Statuses: ${Object.keys(op.responses ?? {}).join(', ')}</p></section>`;
@@ -65,10 +65,10 @@ export function docsPage(app: FastifyInstance) {
     const body = html`<header class="page-head"><h1>optout API reference</h1><p>${doc.info?.description ?? ''}</p>
 <p>Machine-readable: <a href="/.well-known/openapi.json">/.well-known/openapi.json</a> (OpenAPI ${doc.openapi}). Base URL: <code>${doc.servers?.[0]?.url ?? ''}</code></p></header>
 <h2>Envelope</h2><p>Every response of the public API is <code>{"code": "0", "data": {…}, "message": ""}</code> on success and <code>{"code": "NOT_FOUND", "message": "…"}</code> on failure.</p>
-<h2>Error codes</h2><table><thead><tr><th>code</th><th>HTTP status</th></tr></thead><tbody>${Object.entries(ERRORS).map(([c, s]) => html`<tr><td><code>${c}</code></td><td>${s}</td></tr>`)}</tbody></table>
+<h2>Error codes</h2><table class="stack"><thead><tr><th>code</th><th>HTTP status</th></tr></thead><tbody>${Object.entries(ERRORS).map(([c, s]) => html`<tr><td data-label="code"><code>${c}</code></td><td data-label="HTTP status">${s}</td></tr>`)}</tbody></table>
 <h2>Operations</h2>${ops}
 <h2 id="agent">Agent registration</h2><p>Agents register, claim and revoke credentials under <code>/agent/auth</code> (served at <code>${all.find(isAgent)?.op.servers?.[0]?.url ?? ''}</code>); start at <a href="/auth.md">/auth.md</a>. These endpoints answer <code>{"error": "…", "message": "…"}</code> instead of the envelope, with these codes:</p>
-<table><thead><tr><th>error</th><th>HTTP status</th></tr></thead><tbody>${Object.entries(AGENT_ERRORS).map(([c, s]) => html`<tr><td><code>${c}</code></td><td>${s}</td></tr>`)}</tbody></table>
+<table class="stack"><thead><tr><th>error</th><th>HTTP status</th></tr></thead><tbody>${Object.entries(AGENT_ERRORS).map(([c, s]) => html`<tr><td data-label="error"><code>${c}</code></td><td data-label="HTTP status">${s}</td></tr>`)}</tbody></table>
 ${agentOps}`;
     reply.type('text/html; charset=utf-8').header('cache-control', 'public, max-age=300');
     return page(

@@ -97,13 +97,20 @@ describe('catalog pages in a browser', () => {
       await page.locator('#guide-steps > li').count(),
       real.catalog.bySlug.get('netflix')!.record.steps.length,
     );
+    // each step still says where it stands after the rewording
+    assert.equal(
+      await page.locator('#guide-steps > li > .fact-state').count(),
+      real.catalog.bySlug.get('netflix')!.record.steps.length,
+    );
 
     const queued = page.waitForResponse((r) => r.url().endsWith('/api/v1/link-check'));
-    await page.getByRole('button', { name: 'Re-check this link' }).click();
+    // never checked here, so the page offers a first check rather than a re-check
+    assert.equal(await page.getByRole('button', { name: 'Re-check this link' }).count(), 0);
+    await page.locator('#recheck').getByText('Check this link').click();
     assert.equal((await queued).status(), 202);
     await page
       .locator('#link-status')
-      .getByText(/Queued: checking the link/)
+      .getByText(/Queued: checking the links/)
       .waitFor();
     assert.deepEqual(problems, []);
     await page.close();
@@ -113,15 +120,23 @@ describe('catalog pages in a browser', () => {
     const { page, problems } = await watchedPage(context);
     await page.goto(`${loopBase}/services/loopback-plan`);
     assert.match((await page.locator('#link-status').textContent()) ?? '', /has not been checked yet/);
-    await page.getByRole('button', { name: 'Re-check this link' }).click();
+    const links = page.getByRole('region', { name: 'Links and their checks' });
+    const rows = links.locator('tbody tr');
+    assert.equal(await rows.getByRole('button', { name: 'Check this link' }).count(), await rows.count());
+    // "Check this link" in the table checks the record's links and fills in each result
+    await rows.first().getByRole('button', { name: 'Check this link' }).click();
     await page
       .locator('#link-status')
       .getByText(/^Last checked .*: working \(HTTP 200\)\.$/)
       .waitFor({ timeout: 15_000 });
+    assert.match((await rows.first().textContent()) ?? '', /working, checked \d{1,2} \w{3} 20\d\d/);
+    assert.equal(await links.getByText('Not checked yet', { exact: true }).count(), 0);
+    assert.equal(await page.locator('#recheck').textContent(), 'Re-check this link');
     assert.ok(target.seen.some((s) => s.url === '/account/cancel'));
     // and the server renders the same status on the next visit
     await page.reload();
     assert.match((await page.locator('#link-status').textContent()) ?? '', /working \(HTTP 200\)/);
+    assert.equal(await page.getByRole('button', { name: 'Check this link', exact: true }).count(), 0);
     assert.deepEqual(problems, []);
     await page.close();
   });
@@ -171,10 +186,14 @@ describe('catalog pages in a browser', () => {
     const steps = page.locator('#guide-steps > li');
     assert.equal(await steps.count(), r.steps.length);
     for (let i = 0; i < r.steps.length; i++) {
-      const source = steps.nth(i).getByRole('list', { name: 'Sources' }).getByRole('listitem').first();
+      const state = steps.nth(i).locator('.fact-state');
       assert.match(
-        (await source.textContent()) ?? '',
-        /Confirmed How to cancel your subscription · read 26 November 2026/,
+        (await state.textContent()) ?? '',
+        /^Confirmed by How to cancel your subscription \(Sky UK\), read 26 November 2026 \[1\]$/,
+      );
+      assert.equal(
+        await state.getByRole('link', { name: 'How to cancel your subscription' }).getAttribute('href'),
+        r.sources[0]!.url,
       );
     }
     const exits = page.getByRole('region', { name: 'Other ways to cancel' });
@@ -198,7 +217,10 @@ describe('catalog pages in a browser', () => {
         ].filter(Boolean),
       ).size,
     );
-    assert.equal(await links.getByText('not checked yet').count(), await links.locator('tbody tr').count());
+    assert.equal(
+      await links.getByText('Not checked yet', { exact: true }).count(),
+      await links.locator('tbody tr').count(),
+    );
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
       const v = await seriousAxeViolations(page);

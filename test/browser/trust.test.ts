@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
+import { loadBlog } from '../../src/web/blog/content.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import {
   describeViolations,
@@ -44,7 +45,16 @@ describe('the trust pages in a browser', () => {
   test('every kind of page links them in its footer, and following the link opens the page', async () => {
     const context = await browser.newContext();
     const { page, problems } = await watchedPage(context);
-    const pages = ['/', '/services', '/services/netflix', '/blog/', '/blog/unsubscribe-gmail/', '/docs', ...TRUST];
+    const blog = await loadBlog();
+    const pages = [
+      '/',
+      '/services',
+      '/services/netflix',
+      '/blog/',
+      ...blog.articles.map((a) => `/blog/${a.slug}/`),
+      '/docs',
+      ...TRUST,
+    ];
     const links = [
       ['Privacy', '/privacy'],
       ['Security', '/security'],

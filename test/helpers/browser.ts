@@ -14,9 +14,9 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 export const CHROMIUM = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
 
 /**
- * Where the browser tests write their screenshots: a temporary directory, so a test run leaves
- * the working tree as it was; `SCREENSHOTS_DIR=docs/screenshots npm test` refreshes the ones
- * the docs show.
+ * Where the browser tests write their screenshots of test states: a temporary directory, so a
+ * test run leaves the working tree as it was. The pictures in docs/screenshots/ are made by
+ * `npm run screenshots` (scripts/screenshots.ts), from a first visit rather than test states.
  */
 export const SCREENSHOTS_DIR = process.env.SCREENSHOTS_DIR
   ? resolve(process.env.SCREENSHOTS_DIR)
@@ -113,3 +113,37 @@ export const wideElements = (page: Page) =>
 
 export const describeViolations = (vs: AxeViolation[]) =>
   vs.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`).join('\n');
+
+/**
+ * What makes a page need sideways scrolling on a narrow screen, for a "fits the screen" check:
+ * every visible element whose box reaches past the viewport's left or right edge (unless a
+ * clipping ancestor holds it), and every element that scrolls sideways inside itself — a table
+ * in a scroll box is clipped, not reflowed (a code block, `pre`, may scroll). Visually hidden
+ * elements (1 px, clipped) are skipped. Returns "tag.class (left–right px)" for a failure message.
+ */
+export const outsideViewport = (page: Page) =>
+  page.evaluate(`(() => {
+    const held = (e) => {
+      for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+        const s = getComputedStyle(a);
+        if (s.overflowX !== 'visible' || s.clip !== 'auto') return true;
+      }
+      return false;
+    };
+    const scrolls = (e) => {
+      const s = getComputedStyle(e);
+      return (s.overflowX === 'auto' || s.overflowX === 'scroll') && e.scrollWidth > e.clientWidth + 1 && !e.closest('pre');
+    };
+    const describe = (e, why) => {
+      const r = e.getBoundingClientRect();
+      return e.tagName.toLowerCase() + '.' + e.className + ' (' + Math.round(r.left) + '–' + Math.round(r.right) + why + ')';
+    };
+    const out = [];
+    for (const e of document.querySelectorAll('body *')) {
+      const r = e.getBoundingClientRect();
+      if (r.width <= 1 || r.height <= 1) continue;
+      if (scrolls(e)) out.push(describe(e, ', scrolls sideways'));
+      else if ((r.right > innerWidth + 0.5 || r.left < -0.5) && !held(e)) out.push(describe(e, ''));
+    }
+    return out.slice(0, 8);
+  })()`) as Promise<string[]>;

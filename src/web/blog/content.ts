@@ -52,6 +52,24 @@ md.core.ruler.push('heading_ids', (state) => {
   });
 });
 
+// Tables stack on a phone (components.css, table.stack): each cell carries its column's name,
+// so a row reads "Cost: free" without sideways scrolling.
+md.core.ruler.push('stacked_tables', (state) => {
+  let headers: string[] = [];
+  let col = 0;
+  state.tokens.forEach((tok, i) => {
+    if (tok.type === 'table_open') {
+      tok.attrJoin('class', 'stack');
+      headers = [];
+    } else if (tok.type === 'th_open') headers.push(state.tokens[i + 1]?.content ?? '');
+    else if (tok.type === 'tr_open') col = 0;
+    else if (tok.type === 'td_open') {
+      const label = headers[col++];
+      if (label) tok.attrSet('data-label', label);
+    }
+  });
+});
+
 export function parseArticle(file: string, source: string): Article {
   const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n([\s\S]*)$/.exec(source);
   if (!m) throw new Error(`${file}: no YAML front matter between --- lines`);

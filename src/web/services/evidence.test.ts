@@ -33,12 +33,12 @@ describe('the evidence on a service page', () => {
     assert.ok(steps.includes(`href="${read.url}"`));
     assert.match(
       steps,
-      /<span class="badge ok">Confirmed<\/span> <a href="[^"]+" rel="noopener noreferrer">How to cancel your subscription<\/a> <span class="muted">· read 26 November 2026/,
+      /<p class="fact-state ok"><span class="state">Confirmed<\/span> by <a href="[^"]+" rel="noopener noreferrer">How to cancel your subscription<\/a> <span class="muted">\(Sky UK\)<\/span>, read 26 November 2026 <a class="source-no" href="#source-s1"/,
     );
     const unread = section(await page('netflix'), 'steps-title')!;
     assert.match(
       unread,
-      /<span class="badge pending">Not yet confirmed<\/span>[^<]*<a href="https:\/\/help\.netflix\.com\/en\/node\/407"[^>]*>How to cancel Netflix<\/a> <span class="muted">· not read/,
+      /<p class="fact-state pending"><span class="state">Unconfirmed<\/span>: rests on <a href="https:\/\/help\.netflix\.com\/en\/node\/407"[^>]*>How to cancel Netflix<\/a> <span class="muted">\(Netflix\)<\/span>, not read <a class="source-no" href="#source-s1"/,
     );
   });
 
@@ -51,7 +51,7 @@ describe('the evidence on a service page', () => {
     const postal = r.cancel.contacts!.find((c) => c.type === 'postal_mail')!;
     assert.ok(exits.includes(`<address>${postal.address!.join('<br>')}</address>`));
     assert.match(exits, /By chat:/);
-    assert.match(exits, /badge ok">Confirmed/);
+    assert.match(exits, /fact-state ok"><span class="state">Confirmed/);
     assert.equal(section(await page('netflix'), 'exits-title'), null, 'no exits section without contacts');
   });
 
@@ -75,8 +75,15 @@ describe('the evidence on a service page', () => {
     for (const url of [r.cancel.help_url, r.website, ...r.sources.map((s) => s.url)]) {
       if (url) assert.ok(links.includes(`href="${url}"`), url);
     }
-    assert.match(links, /not checked yet/);
+    assert.match(links, /Not checked yet/);
     assert.doesNotMatch(links, /checked \d/);
+    // every link never checked offers the check (shown by service.js; hidden without scripts)
+    const rows = links.split('<tr>').slice(2);
+    for (const row of rows)
+      assert.match(
+        row,
+        /<button type="button" class="button secondary small check-link" hidden>Check this link<\/button>/,
+      );
   });
 });
 
@@ -123,14 +130,20 @@ describe('link check results on a service page', () => {
     assert.equal(rows.length, 3);
     assert.match(
       rows[0]!,
-      /cancel page, website<\/td><td><span class="linkcheck-result lc-ok">working, checked 30 Nov 2026, 04:00 UTC<\/span><\/td><td>30 Nov 2026, 04:00 UTC/,
+      /cancel page, website<\/td><td class="lc-cell"[^>]*><span class="linkcheck-result lc-ok">working, checked 30 Nov 2026, 04:00 UTC<\/span><\/td><td[^>]*>30 Nov 2026, 04:00 UTC/,
     );
     assert.match(
       rows[1]!,
-      /help article<\/td><td><span class="linkcheck-result lc-broken">broken \(HTTP 404\), checked 30 Nov 2026, 04:00 UTC<\/span><\/td><td>23 Nov 2026, 04:00 UTC/,
+      /help article<\/td><td class="lc-cell"[^>]*><span class="linkcheck-result lc-broken">broken \(HTTP 404\), checked 30 Nov 2026, 04:00 UTC<\/span><\/td><td[^>]*>23 Nov 2026, 04:00 UTC/,
     );
-    assert.match(rows[2]!, /a source<\/td><td><span class="linkcheck-result lc-none">not checked yet/);
+    assert.match(
+      rows[2]!,
+      /a source<\/td><td class="lc-cell"[^>]*><span class="linkcheck-result lc-none">Not checked yet<\/span> <button[^>]*>Check this link</,
+    );
+    // checked links offer no "Check this link"; the summary's button re-checks
+    assert.doesNotMatch(rows[0]!, /<button/);
+    assert.match(body, /id="recheck" hidden>Re-check this link</);
     const sources = section(body, 'sources-title')!;
-    assert.match(sources, /Link: <span class="linkcheck-result lc-none">not checked yet/);
+    assert.doesNotMatch(sources, /linkcheck-result/, 'a source whose link was never checked says nothing of it');
   });
 });

@@ -7,56 +7,37 @@
 import type { z } from 'zod';
 import type { LinkCheck } from '../../catalog/api-schemas.ts';
 import type { CatalogEntry } from '../../catalog/load.ts';
-import type { Contact, ServiceRecord, Source } from '../../catalog/record.schema.ts';
+import type { Contact, ServiceRecord } from '../../catalog/record.schema.ts';
 import type { Rights } from '../../catalog/rights.ts';
 import { type ServiceState, serviceLinks } from '../../catalog/view.ts';
-import { formatDate } from '../format.ts';
 import { html, type SafeHtml } from '../html.ts';
-import { formatDateTime, LINK_OUTCOME_LABEL } from '../shared/words.ts';
+import { formatDateTime, linkCheckText } from '../shared/words.ts';
 import { SOURCE_KIND_LABEL } from './labels.ts';
+import { factState, readText, sourceLink } from './provenance.ts';
+import { publicText } from './public-text.ts';
 
 type Check = { outcome: string; http_status: number | null; checked_at: string } | null | undefined;
 
-/** "working, checked 24 November 2026, 03:00" — or that no check has run. */
-export function checkText(check: Check): string {
-  if (!check) return 'not checked yet';
-  const label = LINK_OUTCOME_LABEL[check.outcome] ?? check.outcome;
-  return `${label}${check.http_status && check.outcome !== 'ok' ? ` (HTTP ${check.http_status})` : ''}, checked ${formatDateTime(check.checked_at)}`;
-}
+export const checkText = linkCheckText;
 
 const checkBadge = (check: Check) =>
   html`<span class="linkcheck-result ${check ? `lc-${check.outcome}` : 'lc-none'}">${checkText(check)}</span>`;
 
-/** "Read 26 November 2026" or why the source was not read. */
-const readText = (s: Source) => (s.confirmed && s.read_at ? `read ${formatDate(s.read_at)}` : 'not read');
-
-function sourceLink(s: Source): SafeHtml {
-  const name = s.title ?? s.publisher;
-  return s.url ? html`<a href="${s.url}" rel="noopener noreferrer">${name}</a>` : html`${name}`;
-}
-
-/** Under each step (and trap): the sources it rests on, confirmed or not, with the day each was read. */
-export function stepSources(r: ServiceRecord, ids: readonly string[] | undefined): SafeHtml {
-  const cited = (ids ?? []).map((id) => r.sources.find((s) => s.id === id)).filter((s): s is Source => !!s);
-  if (!cited.length) return html``;
-  return html`<ul class="step-sources" aria-label="Sources">${cited.map(
-    (s) =>
-      html`<li><span class="badge ${s.confirmed ? 'ok' : 'pending'}">${s.confirmed ? 'Confirmed' : 'Not yet confirmed'}</span> ${sourceLink(s)} <span class="muted">· ${readText(s)} · <a href="#source-${s.id}">source ${r.sources.indexOf(s) + 1}</a></span></li>`,
-  )}</ul>`;
-}
-
+/**
+ * The numbered list every "[n]" on the page points at: each source with its publisher, kind and
+ * whether (and when) it was read. Why a source was not read is the editors' business (`via`,
+ * docs/catalog.md) and is not shown; a link's check is shown once it has run.
+ */
 export function sourcesSection(r: ServiceRecord, state: ServiceState | undefined): SafeHtml {
   const confirmed = r.sources.filter((s) => s.confirmed).length;
   return html`<section class="block" aria-labelledby="sources-title"><h2 id="sources-title">Sources</h2>
 <p>${confirmed} of ${r.sources.length} source${r.sources.length === 1 ? '' : 's'} confirmed: a confirmed source is a page we read and found to state the facts that cite it.</p>
-<ol class="sources">${r.sources.map(
-    (
-      s,
-    ) => html`<li id="source-${s.id}"><span class="badge ${s.confirmed ? 'ok' : 'pending'}">${s.confirmed ? 'Confirmed' : 'Not yet confirmed'}</span>
-${sourceLink(s)}
-<span class="muted">· ${s.publisher} · ${SOURCE_KIND_LABEL[s.kind] ?? s.kind} · ${readText(s)}${s.via ? ` (${s.via})` : ''}</span>
-${s.url ? html`<span class="small">Link: ${checkBadge(state?.links[s.url])}</span>` : ''}</li>`,
-  )}</ol></section>`;
+<ol class="sources">${r.sources.map((s) => {
+    const check = s.url ? state?.links[s.url] : undefined;
+    return html`<li id="source-${s.id}">${sourceLink(s)}
+<span class="muted">· ${s.publisher} · ${SOURCE_KIND_LABEL[s.kind] ?? s.kind} ·</span> <span class="${s.confirmed ? 'read' : 'unread'}">${s.confirmed ? `Confirmed, ${readText(s)}` : s.read_at ? `Unconfirmed, ${readText(s)}` : 'Unconfirmed, not read'}</span>
+${check ? html`<span class="small">· Link ${checkBadge(check)}</span>` : ''}</li>`;
+  })}</ol></section>`;
 }
 
 const ROLE_LABEL: Record<string, string> = {
@@ -68,16 +49,19 @@ const ROLE_LABEL: Record<string, string> = {
   source: 'a source',
 };
 
-/** Every link of the record with its latest check; the checker re-verifies them weekly. */
-export function linksSection(e: CatalogEntry, state: ServiceState | undefined): SafeHtml {
+/**
+ * Every link of the record with its latest check. A link never checked offers "Check this link"
+ * (service.js: it queues the record's check and fills in each result when it is done).
+ */
+export function linksSection(e: CatalogEntry, state: ServiceState | undefined, scheduled: boolean): SafeHtml {
   const links = serviceLinks(e, state);
   return html`<section class="block" aria-labelledby="links-title"><h2 id="links-title">Links and their checks</h2>
-<p class="small muted">Every link on this page is re-checked every week; a link that stops working shows here.</p>
-<div class="table-scroll"><table class="links"><thead><tr><th scope="col">Link</th><th scope="col">Used for</th><th scope="col">Latest check</th><th scope="col">Last reached</th></tr></thead>
+<p class="small muted">${scheduled ? 'Every link on this page is checked on a schedule (weekly unless this installation says otherwise); a link that stops working shows here. ' : ''}A link not checked yet can be checked now.</p>
+<table class="links stack" data-slug="${e.record.slug}"><thead><tr><th scope="col">Link</th><th scope="col">Used for</th><th scope="col">Latest check</th><th scope="col">Last reached</th></tr></thead>
 <tbody>${links.map((l) => {
     const c: z.infer<typeof LinkCheck> | null = l.check;
-    return html`<tr><td><a class="link-url" href="${l.url}" rel="noopener noreferrer">${shortUrl(l.url)}</a></td><td>${l.roles.map((x) => ROLE_LABEL[x] ?? x).join(', ')}</td><td>${checkBadge(c)}</td><td>${c?.last_reached_at ? formatDateTime(c.last_reached_at) : html`<span class="muted">—</span>`}</td></tr>`;
-  })}</tbody></table></div></section>`;
+    return html`<tr><td data-label="Link"><a class="link-url" href="${l.url}" rel="noopener noreferrer">${shortUrl(l.url)}</a></td><td data-label="Used for">${l.roles.map((x) => ROLE_LABEL[x] ?? x).join(', ')}</td><td class="lc-cell" data-label="Latest check" data-url="${l.url}" data-checked-at="${c?.checked_at ?? ''}">${checkBadge(c)}${c ? '' : html` <button type="button" class="button secondary small check-link" hidden>Check this link</button>`}</td><td data-label="Last reached" class="lc-reached">${c?.last_reached_at ? formatDateTime(c.last_reached_at) : html`<span class="muted">—</span>`}</td></tr>`;
+  })}</tbody></table></section>`;
 }
 
 const shortUrl = (url: string) => {
@@ -92,7 +76,7 @@ function contactItem(r: ServiceRecord, c: Contact): SafeHtml {
       : c.type === 'postal_mail'
         ? html`<p><strong>By letter to:</strong></p><address>${c.address?.map((line, i) => html`${i ? html`<br>` : ''}${line}`)}</address>`
         : html`<p><strong>By chat:</strong> ${c.url ? html`<a href="${c.url}" rel="noopener noreferrer">${shortUrl(c.url)}</a>` : ''}</p>`;
-  return html`<li class="exit exit-${c.type}">${body}${c.audience ? html`<p class="small">For ${c.audience}.</p>` : ''}${c.note ? html`<p class="small">${c.note}</p>` : ''}${stepSources(r, c.source_ids)}</li>`;
+  return html`<li class="exit exit-${c.type}">${body}${c.audience ? html`<p class="small">For ${c.audience}.</p>` : ''}${publicText(c.note) ? html`<p class="small">${publicText(c.note)}</p>` : ''}${factState(r, c.source_ids)}</li>`;
 }
 
 /** Phone lines, postal addresses and chats from the official pages read; nothing when there are none. */

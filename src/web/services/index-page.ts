@@ -5,7 +5,7 @@
 import type { Catalog, CatalogEntry } from '../../catalog/load.ts';
 import type { Config } from '../../config.ts';
 import { html, renderPage, type SafeHtml } from '../html.ts';
-import { categoryName, TIER_LABEL } from './labels.ts';
+import { categoryName, verdictBadge } from './labels.ts';
 
 export const PAGE_SIZE = 24;
 
@@ -27,7 +27,7 @@ function link(q: IndexQuery, page: number): string {
 function card(catalog: Catalog, e: CatalogEntry): SafeHtml {
   const f = e.friction;
   return html`<li class="service-card"><a href="/services/${e.record.slug}"><span class="service-name">${e.record.name}</span>
-<span class="service-meta"><span class="tier tier-${f.tier}">${TIER_LABEL[f.tier]}</span> <span class="muted">${f.difficulty.toFixed(1)}/10 · ${categoryName(catalog.categories, e.record.category)}</span></span></a></li>`;
+<span class="service-meta">${verdictBadge(f.difficulty)} <span class="muted">${categoryName(catalog.categories, e.record.category)}</span></span></a></li>`;
 }
 
 function pager(q: IndexQuery, pages: number): SafeHtml {

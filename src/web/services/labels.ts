@@ -3,16 +3,34 @@
  * The axis phrases come from the English guide framing so the page and the guide agree.
  */
 import type { z } from 'zod';
-import type { Tier } from '../../catalog/friction/compute.ts';
+import { type Tier, tierOf } from '../../catalog/friction/compute.ts';
 import type { Category } from '../../catalog/load.ts';
 import type { PlanSchema } from '../../catalog/record.schema.ts';
 import type { Axis } from '../../catalog/vocabulary.ts';
 import { en } from '../../guidance/guide/locales/en.ts';
 import { formatDuration } from '../../guidance/guide/locales.ts';
+import { html, type SafeHtml } from '../html.ts';
 import { TIER_LABEL as WORDS_TIER_LABEL } from '../shared/words.ts';
 
 // every tier has its word (checked here, where the vocabulary is known)
 export const TIER_LABEL: Record<Tier, string> = WORDS_TIER_LABEL satisfies Record<Tier, string>;
+
+/**
+ * The tier word and the score a person sees, always together and always from one number: the
+ * tier is computed from the score as shown (one decimal), by the rubric's own thresholds
+ * (docs/friction.md), so the word can never disagree with the number beside it.
+ */
+export function verdict(difficulty: number): { tier: Tier; label: string; score: string } {
+  const shown = Math.round(difficulty * 10) / 10;
+  const tier = tierOf(shown);
+  return { tier, label: TIER_LABEL[tier], score: shown.toFixed(1) };
+}
+
+/** "Hard · 5.0/10", as one badge. */
+export function verdictBadge(difficulty: number): SafeHtml {
+  const v = verdict(difficulty);
+  return html`<span class="verdict-badge tier-${v.tier}"><span class="tier-word">${v.label}</span> <span class="tier-score">${v.score}<span class="tier-max">/10</span></span></span>`;
+}
 
 export const AXIS_LABEL: Record<Axis, string> = {
   path: 'Path',

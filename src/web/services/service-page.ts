@@ -10,13 +10,15 @@ import { writeGuide } from '../../guidance/guide/template-writer.ts';
 import { formatDateTime } from '../format.ts';
 import { html, renderPage, type SafeHtml } from '../html.ts';
 import { linkStatusLine } from '../shared/words.ts';
-import { exitsSection, linksSection, rightsSection, sourcesSection, stepSources } from './evidence.ts';
-import { axisMeaning, categoryName, TIER_LABEL } from './labels.ts';
+import { exitsSection, linksSection, rightsSection, sourcesSection } from './evidence.ts';
+import { axisMeaning, categoryName, verdict, verdictBadge } from './labels.ts';
+import { factState } from './provenance.ts';
+import { publicText } from './public-text.ts';
 import { factsSection, frictionSection, plansSection, trapsSection } from './sections.ts';
 
 export function linkStatusText(state: ServiceState | undefined): string {
   const s = state?.link_status;
-  if (!s) return 'The cancel link has not been checked yet.';
+  if (!s) return 'This link has not been checked yet.';
   return linkStatusLine(s);
 }
 
@@ -25,8 +27,7 @@ function summary(e: CatalogEntry, state: ServiceState | undefined): SafeHtml {
   const f = e.friction;
   const primary = r.cancel.url ?? r.cancel.help_url;
   return html`<section class="summary" aria-label="Summary">
-<div class="verdict"><span class="tier tier-${f.tier}">${TIER_LABEL[f.tier]}</span>
-<p><strong class="difficulty">${f.difficulty.toFixed(1)}</strong><span class="muted"> / 10 difficulty</span></p>
+<div class="verdict"><p class="verdict-label muted">How hard it is to leave</p>${verdictBadge(f.difficulty)}
 ${f.axes[f.driver] > 0 ? html`<p class="muted">Main hurdle: ${axisMeaning(f.driver)}</p>` : ''}</div>
 <div class="actions">
 ${primary ? html`<a class="button" href="${primary}" rel="noopener noreferrer">${r.cancel.url ? `Open ${r.name}’s cancel page` : `Open ${r.name}’s help article`}</a>` : html`<p>No cancel page is known; follow the steps below.</p>`}
@@ -34,7 +35,7 @@ ${r.cancel.url && r.cancel.help_url ? html`<a class="button secondary" href="${r
 <div class="linkcheck" data-slug="${r.slug}" data-checked-at="${state?.link_status?.checked_at ?? ''}">
 <p id="link-status" class="small" role="status">${linkStatusText(state)}</p>
 ${state?.last_verified ? html`<p class="small muted">Last reached and verified ${formatDateTime(state.last_verified)}.</p>` : ''}
-<button type="button" class="button secondary small" id="recheck" hidden>Re-check this link</button>
+<button type="button" class="button secondary small" id="recheck" hidden>${state?.link_status ? 'Re-check this link' : 'Check this link'}</button>
 </div></div></section>`;
 }
 
@@ -53,7 +54,7 @@ ${(['neutral', 'reassuring', 'terse'] as const).map(
 <ol class="steps" id="guide-steps">${r.steps.map(
     (s) => html`<li><p class="step-title">${s.title}</p>${s.detail ? html`<p>${s.detail}</p>` : ''}
 ${s.url ? html`<p><a href="${s.url}" rel="noopener noreferrer">${new URL(s.url).hostname}${new URL(s.url).pathname === '/' ? '' : new URL(s.url).pathname}</a></p>` : ''}
-${s.trap_ids?.length ? html`<p class="step-trap">Watch out: ${s.trap_ids.map((id, i) => html`${i ? ', ' : ''}<a href="#trap-${id}">${r.traps.find((t) => t.id === id)?.type.replaceAll('_', ' ') ?? id}</a>`)}</p>` : ''}${stepSources(r, s.source_ids)}</li>`,
+${s.trap_ids?.length ? html`<p class="step-trap">Watch out: ${s.trap_ids.map((id, i) => html`${i ? ', ' : ''}<a href="#trap-${id}">${r.traps.find((t) => t.id === id)?.type.replaceAll('_', ' ') ?? id}</a>`)}</p>` : ''}${factState(r, s.source_ids)}</li>`,
   )}</ol>
 <p id="guide-status" class="small muted" role="status"></p></div></section>`;
 }
@@ -69,7 +70,7 @@ export function servicePage(
   const cat = categoryName(catalog.categories, r.category);
   return renderPage({
     title: `How to cancel ${r.name} · optout`,
-    description: `Step-by-step: cancel ${r.name}, the traps to avoid, and how hard it is to leave (${TIER_LABEL[e.friction.tier].toLowerCase()}, ${e.friction.difficulty.toFixed(1)}/10).`,
+    description: `Step-by-step: cancel ${r.name}, the traps to avoid, and how hard it is to leave (${verdict(e.friction.difficulty).label.toLowerCase()}, ${verdict(e.friction.difficulty).score}/10).`,
     canonical: url,
     og: { type: 'website', url },
     scripts: ['service.js'],
@@ -83,9 +84,9 @@ ${exitsSection(r)}
 ${factsSection(r)}
 ${frictionSection(e)}
 ${plansSection(r)}
-${r.notes ? html`<section class="block" aria-labelledby="notes-title"><h2 id="notes-title">Good to know</h2><p>${r.notes}</p></section>` : ''}
+${publicText(r.notes) ? html`<section class="block" aria-labelledby="notes-title"><h2 id="notes-title">Good to know</h2><p>${publicText(r.notes)}</p></section>` : ''}
 ${rightsSection(catalog.rights.get(r.region))}
 ${sourcesSection(r, state)}
-${linksSection(e, state)}`,
+${linksSection(e, state, config.linkCheckSchedule !== null)}`,
   });
 }

@@ -46,6 +46,18 @@ export interface LinkStatusWords {
 export const linkStatusLine = (s: LinkStatusWords) =>
   `Last checked ${formatDateTime(s.checked_at)}: ${LINK_OUTCOME_LABEL[s.outcome] ?? s.outcome}${s.http_status ? ` (HTTP ${s.http_status})` : ''}.`;
 
+export interface LinkCheckWords {
+  outcome: string;
+  http_status: number | null;
+  checked_at: string;
+}
+
+/** One link's latest check: "working, checked 22 Nov 2026, 14:05 UTC", or that none has run. */
+export const linkCheckText = (c: LinkCheckWords | null | undefined) =>
+  c
+    ? `${LINK_OUTCOME_LABEL[c.outcome] ?? c.outcome}${c.http_status && c.outcome !== 'ok' ? ` (HTTP ${c.http_status})` : ''}, checked ${formatDateTime(c.checked_at)}`
+    : 'Not checked yet';
+
 /** What the scan form says it will read (docs/websocket.md "Folders"): the default, plus the ticked extras. */
 export function foldersText(junk: boolean, trash: boolean): string {
   const extra = [junk ? 'Junk / Spam' : '', trash ? 'Trash' : ''].filter(Boolean);

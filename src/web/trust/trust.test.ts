@@ -137,17 +137,23 @@ describe('/.well-known/security.txt (RFC 9116)', () => {
 });
 
 describe('the trust pages are linked from every page', () => {
-  test('every page in the sitemap, /docs and the 404 page link /privacy, /security and /about in the footer', async () => {
+  test('every page in the sitemap, /docs, /connect and the 404 page link /privacy, /security and /about in the footer, and those resolve', async () => {
     const locs = childrenNamed(parseXml((await get('/sitemap.xml')).body), 'url').map(
       (u) => childrenNamed(u, 'loc')[0]!.text,
     );
-    const paths = [...locs.map((l) => l.slice(BASE.length)), '/docs', '/no-such-page'];
+    const paths = [...locs.map((l) => l.slice(BASE.length)), '/docs', '/connect', '/no-such-page'];
     assert.ok(paths.includes('/privacy') && paths.includes('/security') && paths.includes('/about'));
     for (const path of paths) {
       const res = await get(path);
       const footer = /<footer class="site-footer">([\s\S]*?)<\/footer>/.exec(res.body)?.[1] ?? '';
       for (const href of ['/privacy', '/security', '/about'])
         assert.ok(footer.includes(`href="${href}"`), `${path} → ${href}`);
+    }
+    // and each of them resolves to its page
+    for (const href of ['/privacy', '/security', '/about']) {
+      const res = await get(href);
+      assert.equal(res.statusCode, 200, href);
+      assert.match(String(res.headers['content-type']), /^text\/html/);
     }
   });
 });

@@ -1,11 +1,10 @@
 /**
  * The service page's enhancement: a tone selector that fetches the guide from
- * POST /api/v1/guide, and a re-check button that queues a link check
- * (POST /api/v1/link-check) and polls the record until its link_status changes.
+ * POST /api/v1/guide, and the link check (linkcheck.ts).
  * Without this script the page still shows the record's steps and the last link status.
  */
-import { linkStatusLine } from '../../shared/words.ts';
 import { byId, el, fill } from '../shared/dom.ts';
+import { initLinkCheck } from './linkcheck.ts';
 
 interface GuideStep {
   order: number;
@@ -17,15 +16,6 @@ interface Guide {
   explanation: string;
   steps: GuideStep[];
 }
-interface LinkStatus {
-  outcome: string;
-  http_status: number | null;
-  checked_at: string;
-}
-
-const POLL_MS = 1500;
-const POLLS = 8;
-
 async function api<T>(
   method: string,
   path: string,
@@ -40,11 +30,20 @@ async function api<T>(
   return { status: res.status, data: json.data ?? null, message: json.message ?? '' };
 }
 
+/**
+ * What the page rendered under each step besides its words — the traps it leads to and whether
+ * its source confirms it — kept by position: a guide in another tone has the record's steps in
+ * the same order, only worded differently.
+ */
+const stepExtras = [...document.querySelectorAll('#guide-steps > li')].map((li) =>
+  [...li.querySelectorAll(':scope > .step-trap, :scope > .fact-state')].map((n) => n.cloneNode(true)),
+);
+
 function showGuide(g: Guide): void {
   byId('guide-explanation').textContent = g.explanation;
   fill(
     byId('guide-steps'),
-    g.steps.map((s) =>
+    g.steps.map((s, i) =>
       el('li', {}, [
         el('p', { className: 'step-title', text: s.title }),
         s.detail ? el('p', { text: s.detail }) : null,
@@ -56,6 +55,7 @@ function showGuide(g: Guide): void {
               }),
             ])
           : null,
+        ...(stepExtras[i] ?? []).map((n) => n.cloneNode(true)),
       ]),
     ),
   );
@@ -85,44 +85,7 @@ function initTone(slug: string): void {
   });
 }
 
-function initRecheck(box: HTMLElement, slug: string): void {
-  const button = byId<HTMLButtonElement>('recheck');
-  const line = byId('link-status');
-  let seen = box.dataset.checkedAt ?? '';
-  button.hidden = false;
-  button.addEventListener('click', async () => {
-    button.disabled = true;
-    line.textContent = 'Queuing a check of the cancel link…';
-    try {
-      const q = await api('POST', '/api/v1/link-check', { slug });
-      if (q.status !== 202) {
-        line.textContent =
-          q.status === 429
-            ? 'Too many checks just now; try again in a minute.'
-            : `The check could not be queued (${q.message || q.status}).`;
-        return;
-      }
-      line.textContent = 'Queued: checking the link…';
-      for (let i = 0; i < POLLS; i++) {
-        await new Promise((r) => setTimeout(r, POLL_MS));
-        const r = await api<{ link_status: LinkStatus | null }>('GET', `/api/v1/services/${encodeURIComponent(slug)}`);
-        const s = r.data?.link_status;
-        if (s && s.checked_at !== seen) {
-          seen = s.checked_at;
-          line.textContent = linkStatusLine(s);
-          return;
-        }
-      }
-      line.textContent = 'The check is queued and still checking; reload the page in a minute to see the result.';
-    } catch {
-      line.textContent = 'The check could not be queued; check your connection.';
-    } finally {
-      button.disabled = false;
-    }
-  });
-}
-
 const guide = document.getElementById('guide');
 if (guide?.dataset.slug) initTone(guide.dataset.slug);
 const linkBox = document.querySelector<HTMLElement>('.linkcheck');
-if (linkBox?.dataset.slug) initRecheck(linkBox, linkBox.dataset.slug);
+if (linkBox?.dataset.slug) initLinkCheck(linkBox, linkBox.dataset.slug, api);
