@@ -179,7 +179,7 @@ const out = {
   cpus: cpus().length,
   machine_load: { at_start: loadAtStart, at_end: machineLoad() },
   setup:
-    `optout: node ${SERVICE_NODE_FLAGS.join(' ')} src/main.ts, a new DATA_DIR, LOG_LEVEL=${LEVEL ?? 'default (info)'}, ` +
+    `optout: node ${SERVICE_NODE_FLAGS.join(' ')} src/main.js, a new DATA_DIR, LOG_LEVEL=${LEVEL ?? 'default (info)'}, ` +
     `stdout to a file; bare: Fastify serving the recorded bodies from a Map; autocannon in this process, ` +
     `${CONNECTIONS} connections, ${SECONDS} s per server per mix in ${ROUNDS} interleaved slices after a warm-up`,
   log_lines_written: logLines,

@@ -159,7 +159,7 @@ try {
     cpus: cpus().length,
     cpu_model: cpus()[0]?.model,
     machine_load: { at_start: loadAtStart, at_end: machineLoad() },
-    setup: `node ${SERVICE_NODE_FLAGS.join(' ')} src/main.ts, default LOG_LEVEL, log to a file; VmHWM/VmRSS from /proc`,
+    setup: `node ${SERVICE_NODE_FLAGS.join(' ')} src/main.js, default LOG_LEVEL, log to a file; VmHWM/VmRSS from /proc`,
     first_start_empty_data_dir: { ...first, after_idle: firstIdle },
     existing_data_dir_idle: idle,
     scan: { messages: done.scanned, senders: done.subscriptions, ms: scanMs, ...afterScan },
