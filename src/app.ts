@@ -16,12 +16,13 @@ import { analyzerRoutes } from './guidance/analyzer.routes.ts';
 import { guideRoutes } from './guidance/guide/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { AccessLog } from './http/access-log.ts';
+import { publicApiPreflight } from './http/cors.ts';
 import { frameworkErrors } from './http/error-handler.ts';
-import { corsForPublicApi, installPlumbing } from './http/plumbing.ts';
+import { installPlumbing } from './http/plumbing.ts';
 import { linkCheckRoutes } from './linkcheck/routes.ts';
 import { deferredChildLogger } from './log.ts';
+import { mcpServerEntry } from './mcp/entry.ts';
 import { mcpRoutes } from './mcp/routes.ts';
-import { mcpServerEntry } from './mcp/server.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 import type { Runtime } from './runtime.ts';
 import type { Db } from './storage/index.ts';
@@ -64,7 +65,8 @@ export async function buildApp({ config, catalog, logger, runtime }: AppDeps): P
 
   await app.register(
     async (api) => {
-      await corsForPublicApi(api);
+      // every /api/v1 response carries the CORS headers (plumbing.ts); preflights are answered here
+      publicApiPreflight(api);
       await api.register(catalogRoutes, { catalog, states: runtime.states });
       await api.register(analyzerRoutes, { catalog });
       await api.register(guideRoutes, { catalog, guides: runtime.guides, limit: runtime.limits.guide });

@@ -57,7 +57,7 @@ describe('redaction', () => {
   });
 });
 
-// The service's stdout: lines leave at the end of the event-loop turn that logged them.
+// The service's stdout: lines leave in batches, at most FLUSH_MS after they were logged.
 const CHILD = `
 import { createLogger } from ${JSON.stringify(resolve(import.meta.dirname, 'log.ts'))};
 const log = createLogger('info');

@@ -1,5 +1,5 @@
 /**
- * The real service as a process for benchmarks (`node src/main.ts`), plus the little
+ * The real service as a process for benchmarks (`node src/main.js`, as `npm start` runs it), plus the little
  * plumbing the API benchmarks share: a free port, waiting for /healthz, the process's RSS
  * and the "listening" log line with its start-up phases.
  */
@@ -10,7 +10,8 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { SERVICE_NODE_FLAGS } from './node-flags.ts';
 
-const MAIN = resolve(import.meta.dirname, '../../src/main.ts');
+// the entry `npm start` runs (src/main.js: the compile cache first, then main.ts)
+const MAIN = resolve(import.meta.dirname, '../../src/main.js');
 
 export interface OptoutProcess {
   child: ChildProcess;

@@ -120,6 +120,49 @@ for (const engine of ENGINES) {
       });
     });
 
+    describe('answers built once', () => {
+      test('a list page and a service show a new link check once the state is reloaded', async () => {
+        const url = '/api/v1/services?q=spotify';
+        const row = (body: { data: { items: { slug: string; last_verified: string | null }[] } }) =>
+          body.data.items.find((i) => i.slug === 'spotify');
+        assert.equal(row((await get(url)).body)?.last_verified, null);
+        assert.equal(row((await get(url)).body)?.last_verified, null, 'the same page again');
+        await t.db.query(
+          `insert into service_state (slug, link_status, last_verified) values ($1, $2::jsonb, $3)
+           on conflict (slug) do update set link_status = excluded.link_status, last_verified = excluded.last_verified`,
+          [
+            'spotify',
+            JSON.stringify({
+              outcome: 'ok',
+              http_status: 200,
+              final_url: 'https://www.spotify.com/account',
+              checked_at: '2026-11-20T10:15:00.000Z',
+            }),
+            '2026-11-20T10:15:00.000Z',
+          ],
+        );
+        t.runtime.states.invalidate();
+        const after = row((await get(url)).body);
+        assert.equal(after?.last_verified, '2026-11-20T10:15:00.000Z');
+        const one = await get('/api/v1/services/spotify');
+        assert.equal(one.body.data.last_verified, '2026-11-20T10:15:00.000Z');
+      });
+
+      test('the same query with another page or size is another page', async () => {
+        const a = await get('/api/v1/services?page_size=5');
+        const b = await get('/api/v1/services?page_size=5&page=2');
+        const c = await get('/api/v1/services?page_size=6');
+        assert.equal(a.body.data.items.length, 5);
+        assert.equal(b.body.data.page, 2);
+        assert.notEqual(b.body.data.items[0].slug, a.body.data.items[0].slug);
+        assert.equal(c.body.data.items.length, 6);
+        assert.deepEqual(
+          c.body.data.items.slice(0, 5).map((i: { slug: string }) => i.slug),
+          a.body.data.items.map((i: { slug: string }) => i.slug),
+        );
+      });
+    });
+
     describe('GET /api/v1/categories', () => {
       test('per-category counts sum to the number of services', async () => {
         const { body } = await get('/api/v1/categories');

@@ -1,6 +1,7 @@
 /**
  * GET /api/v1/services, /api/v1/services/{slug}, /api/v1/categories (docs/api.md).
  */
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ErrorEnvelope, envelopeOf, ok } from '../http/envelope.ts';
@@ -16,7 +17,7 @@ import {
 } from './api-schemas.ts';
 import type { Catalog, CatalogEntry } from './load.ts';
 import { search } from './search.ts';
-import type { ServiceStates } from './states.ts';
+import type { ServiceStates, StateSnapshot } from './states.ts';
 import { type ServiceState, toDetail, toListItem } from './view.ts';
 
 export interface CatalogRouteOptions {
@@ -68,28 +69,67 @@ function listSerializer() {
 }
 
 /**
- * Search results by raw query: the catalog never changes while the process runs, and a search
- * box sends the same few queries over and over (every visitor typing "netf…"). Bounded; the
- * oldest query is dropped first.
+ * Search results by raw query and category: the catalog never changes while the process runs,
+ * and a search box sends the same few queries over and over (every visitor typing "netf…").
+ * Bounded; the oldest query is dropped first.
  */
 function searchCache(entries: readonly CatalogEntry[], max = 1000) {
-  const cache = new Map<string, CatalogEntry[]>();
-  return (q: string): CatalogEntry[] => {
-    let hit = cache.get(q);
+  const cache = new Map<string, readonly CatalogEntry[]>();
+  return (q: string | undefined, cat: string | undefined): readonly CatalogEntry[] => {
+    if (!q && !cat) return entries;
+    const key = `${cat ?? ''}\n${q ?? ''}`;
+    let hit = cache.get(key);
     if (hit === undefined) {
-      hit = search(entries, q);
+      const found = q ? search(entries, q) : entries;
+      hit = cat ? found.filter((e) => e.record.category === cat) : found;
       if (cache.size >= max) cache.delete(cache.keys().next().value!);
-      cache.set(q, hit);
+      cache.set(key, hit);
     }
     return hit;
   };
 }
+
+/**
+ * Whole list pages as JSON, by validated query, for one state snapshot: a snapshot whose states
+ * did not change keeps its identity (states.ts), so a page is built once and then sent as it is
+ * until a link check changes a state. Bounded by size (a page of 100 items is ~30 KB); the oldest
+ * page is dropped first.
+ */
+function pageCache(maxChars = 1 << 20) {
+  let snapshot: StateSnapshot | undefined;
+  const pages = new Map<string, string>();
+  let chars = 0;
+  return {
+    get(state: StateSnapshot, key: string): string | undefined {
+      if (state !== snapshot) {
+        snapshot = state;
+        pages.clear();
+        chars = 0;
+        return undefined;
+      }
+      return pages.get(key);
+    },
+    set(key: string, json: string) {
+      if (json.length > maxChars) return;
+      while (chars + json.length > maxChars) {
+        const [oldest, dropped] = pages.entries().next().value!;
+        pages.delete(oldest);
+        chars -= dropped.length;
+      }
+      pages.set(key, json);
+      chars += json.length;
+    },
+  };
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 export const catalogRoutes: FastifyPluginAsyncZod<CatalogRouteOptions> = async (app, { catalog, states }) => {
   const listItem = projection(toListItem);
   const detail = projection((e, state) => ok(toDetail(e, state)));
   const listJson = listSerializer();
   const find = searchCache(catalog.entries);
+  const pages = pageCache();
   const counts = new Map<string, number>();
   for (const e of catalog.entries) counts.set(e.record.category, (counts.get(e.record.category) ?? 0) + 1);
   const categories = Object.freeze(
@@ -107,19 +147,32 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRouteOptions> = async (
         response: { 200: ListEnvelope, 400: ErrorEnvelope },
       },
     },
-    async (req, reply) => {
-      const { q, cat, page, page_size } = req.query;
-      let matches: readonly CatalogEntry[] = q ? find(q) : catalog.entries;
-      if (cat) matches = matches.filter((e) => e.record.category === cat);
-      const slice = matches.slice((page - 1) * page_size, page * page_size);
-      const state = await states.snapshot();
-      reply.type('application/json; charset=utf-8').serializer(listJson);
-      return ok({
-        items: slice.map((e) => listItem(e, state.get(e.record.slug))),
-        total: matches.length,
-        page,
-        page_size,
-      });
+    (req, reply) => {
+      const query = req.query;
+      const page = (state: StateSnapshot) => {
+        const { q, cat, page, page_size } = query;
+        const key = `${page}\n${page_size}\n${cat ?? ''}\n${q ?? ''}`;
+        let json = pages.get(state, key);
+        if (json === undefined) {
+          const matches = find(q, cat);
+          const slice = matches.slice((page - 1) * page_size, page * page_size);
+          json = listJson(
+            ok({
+              items: slice.map((e) => listItem(e, state.get(e.record.slug))),
+              total: matches.length,
+              page,
+              page_size,
+            }),
+          );
+          pages.set(key, json);
+        }
+        // a JSON string with its type is sent as it is (the list serializer made it)
+        (reply as FastifyReply).type(JSON_TYPE).send(json);
+      };
+      // synchronously while the state snapshot is fresh; a reload is waited for
+      const state = states.fresh();
+      if (state) return page(state);
+      return states.snapshot().then(page);
     },
   );
   methodNotAllowed(app, '/services', ['GET']);
@@ -134,10 +187,13 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRouteOptions> = async (
         response: { 200: envelopeOf(ServiceDetail), 404: ErrorEnvelope },
       },
     },
-    async (req) => {
+    (req) => {
       const entry = catalog.bySlug.get(req.params.slug.toLowerCase());
       if (!entry) throw notFound(`service ${JSON.stringify(req.params.slug)}`);
-      return detail(entry, (await states.snapshot()).get(entry.record.slug));
+      const slug = entry.record.slug;
+      const state = states.fresh();
+      if (state) return detail(entry, state.get(slug));
+      return states.snapshot().then((s) => detail(entry, s.get(slug)));
     },
   );
   methodNotAllowed(app, '/services/:slug', ['GET']);

@@ -19,6 +19,11 @@ export interface StateSnapshot {
 export interface ServiceStates {
   /** the current snapshot, reloaded first when older than maxAgeMs or invalidated */
   snapshot(): Promise<StateSnapshot>;
+  /**
+   * The current snapshot when snapshot() would answer it without reading, else undefined: a
+   * route answers synchronously in the common case and waits only when a reload is due.
+   */
+  fresh(): StateSnapshot | undefined;
   /** the next snapshot() reads the database again */
   invalidate(): void;
 }
@@ -53,12 +58,17 @@ export function createServiceStates(db: Db, maxAgeMs = STATE_MAX_AGE_MS): Servic
     loading ??= readAll()
       .then((read) => {
         // An unchanged state keeps its object, so callers can tell "unchanged" by identity
-        // (the catalog routes reuse a response built for it).
-        const states = new Map<string, ServiceState>();
+        // (the catalog routes reuse a response built for it); so does the whole snapshot when
+        // nothing in it changed (the list route reuses whole pages built for it).
+        let states = new Map<string, ServiceState>();
+        let same = read.size === previous.size;
         for (const [slug, state] of read) {
           const prev = previous.get(slug);
-          states.set(slug, prev && sameState(prev, state) ? prev : state);
+          const kept = prev && sameState(prev, state) ? prev : state;
+          if (kept !== prev) same = false;
+          states.set(slug, kept);
         }
+        if (same) states = previous;
         previous = states;
         if (started.generation === generation) current = { states, loadedAt: started.at };
         return states;
@@ -70,6 +80,9 @@ export function createServiceStates(db: Db, maxAgeMs = STATE_MAX_AGE_MS): Servic
   };
 
   return {
+    fresh() {
+      return current && performance.now() - current.loadedAt < maxAgeMs ? current.states : undefined;
+    },
     async snapshot() {
       if (current && performance.now() - current.loadedAt < maxAgeMs) return current.states;
       let states = await reload();

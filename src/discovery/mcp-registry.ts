@@ -1,7 +1,7 @@
 /**
  * The MCP server as every discovery document describes it: the server card, the agent-skills
  * index, the API catalog, the protected-resource metadata of /mcp and ai.txt all read one
- * entry, which src/mcp/server.ts (mcpServerEntry) builds from the very list of tools the server
+ * entry, which src/mcp/entry.ts (mcpServerEntry) builds from the very list of tools the server
  * registers, so a document can never name a tool the server lacks or miss one it has.
  *
  * Given no entry (null), the documents mention no /mcp at all — no card, no /mcp metadata, no

@@ -39,12 +39,14 @@ export class AccessLog extends LogController {
   override requestCompleted(error: Error | null | undefined, req: FastifyRequest, reply: FastifyReply) {
     // a route that opts out reports on its own: /readyz's 503 is an answer, not a failure to log
     // each time a balancer asks (src/health/ logs each change of readiness once)
-    if ((req.routeOptions.config as { accessLog?: boolean } | undefined)?.accessLog === false) return;
+    // read once: Fastify builds the routeOptions object anew on every read
+    const routeOptions = req.routeOptions;
+    if ((routeOptions.config as { accessLog?: boolean } | undefined)?.accessLog === false) return;
     const logger = this.#logger;
     const status = reply.statusCode;
     const ms = Math.round(reply.elapsedTime * 100) / 100;
     const slow = ms > this.#slowMs;
-    const route = req.routeOptions.url;
+    const route = routeOptions.url;
     if (status < 400 && !slow && !error && route !== undefined) {
       // the common case first, and nothing built when info is off
       if (logger.isLevelEnabled('info'))

@@ -128,6 +128,29 @@ describe('failures and headers', () => {
     });
     assert.equal(res.statusCode, 204);
     assert.equal(res.headers['access-control-allow-origin'], '*');
+    assert.match(String(res.headers['access-control-allow-methods']), /\bPOST\b/);
+    assert.equal(res.headers['access-control-allow-headers'], 'Content-Type');
+    assert.equal(res.headers['access-control-max-age'], '86400');
+    assert.equal(res.headers['content-length'], '0');
+  });
+
+  test('an OPTIONS request without Origin and a requested method is not a preflight: 400', async () => {
+    const res = await t.app.inject({ method: 'OPTIONS', url: '/api/v1/services' });
+    assert.equal(res.statusCode, 400);
+  });
+
+  test('API answers and API errors may be read by any origin, the rate-limit headers included', async () => {
+    for (const url of ['/api/v1/categories', '/api/v1/nope']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: { origin: 'https://example.org' } });
+      assert.equal(res.headers['access-control-allow-origin'], '*', url);
+      assert.match(String(res.headers['access-control-expose-headers']), /RateLimit-Remaining/, url);
+      assert.equal(res.headers['access-control-allow-credentials'], undefined, url);
+    }
+  });
+
+  test('pages carry no CORS headers', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/' });
+    assert.equal(res.headers['access-control-allow-origin'], undefined);
   });
 
   test('X-Forwarded-For is believed only from a trusted proxy', async () => {

@@ -1,10 +1,10 @@
 /**
- * Cross-cutting HTTP behaviour: envelope errors, security headers and JSON-only
- * bodies. CORS is opened per public scope (see corsForPublicApi).
+ * Cross-cutting HTTP behaviour: envelope errors, security headers, CORS headers of the public
+ * API (cors.ts) and JSON-only bodies.
  */
-import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { PUBLIC_API_CORS } from './cors.ts';
 import { type ErrorHandlingOptions, installErrorHandling } from './error-handler.ts';
 import { securityHeaders } from './security-headers.ts';
 
@@ -45,8 +45,11 @@ export async function installPlumbing(
     crossOriginResourcePolicy: { policy: 'cross-origin' },
   });
   const apiHeaders = apiSecurityHeaders(opts.https);
+  // the public API's CORS headers in the same object: one hook, one pass over one object
+  const publicApiHeaders = Object.freeze({ ...apiHeaders, ...PUBLIC_API_CORS });
   app.addHook('onRequest', (req, reply, done) => {
-    reply.headers(req.url.startsWith('/api/') ? apiHeaders : pageHeaders);
+    const url = req.url;
+    reply.headers(url.startsWith('/api/') ? (url.startsWith('/api/v1/') ? publicApiHeaders : apiHeaders) : pageHeaders);
     done();
   });
 }
@@ -83,14 +86,3 @@ const memoizingSerializerCompiler: typeof serializerCompiler = (route) => {
     return json;
   };
 };
-
-/** The public API is read by anyone's pages: CORS for every origin, no credentials. */
-export async function corsForPublicApi(scope: FastifyInstance) {
-  await scope.register(cors, {
-    origin: '*',
-    methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
-    allowedHeaders: ['Content-Type'],
-    exposedHeaders: ['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'],
-    maxAge: 86400,
-  });
-}

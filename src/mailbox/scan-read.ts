@@ -2,7 +2,8 @@
  * Reading one folder's headers into the tally, on the lean connection when it can, else
  * through imapflow. Without `since`, the lean connection's EXAMINE says all there is to know
  * (EXISTS, UIDVALIDITY, UIDNEXT; RFC 3501 §6.3.2) and UID ranges up to UIDNEXT-1 read what
- * existed then: no SEARCH, whose answer imapflow would parse into 100k numbers first. With a
+ * existed then; the lean connection searches them for list mail window by window and fetches
+ * only that (search-first.ts), or fetches them whole where the server's search cannot be used. With a
  * date, imapflow searches (RFC 3501 §6.4.4) while the lean connection EXAMINEs, and the lean
  * connection fetches the UIDs found. When the lean connection sees another UIDVALIDITY or has
  * its FETCH refused before any message, imapflow reads the folder in UID batches instead.
@@ -16,7 +17,8 @@ import type { LeanImap } from './lean-imap.ts';
 import type { ResolvedMailbox } from './mailboxes.ts';
 import type { ScanCaps } from './scan-caps.ts';
 import type { Tally } from './scan-tally.ts';
-import { sequenceSet, splitSet, uidRanges } from './uid-sets.ts';
+import { batchesOf, readSearchFirst } from './search-first.ts';
+import { sequenceSet, uidRanges } from './uid-sets.ts';
 
 export const HEADER_FIELDS = [
   'from',
@@ -39,6 +41,10 @@ export interface ReadContext {
   batchSize: number;
   signal: AbortSignal;
   caps: ScanCaps;
+  /** false: fetch every message's header fields, without searching first (search-first.ts) */
+  searchFirst?: boolean;
+  /** messages per searched window (search-first.ts SEARCH_WINDOW) */
+  searchWindow?: number;
 }
 
 /** 'lean' or 'imapflow': who read the folder; 'aborted': the scan was stopped meanwhile. */
@@ -64,7 +70,16 @@ export async function readMailbox(box: ResolvedMailbox, ctx: ReadContext): Promi
       ctx.tally.uids.uidValidity.set(box.path, selected.uidValidity);
       tally.expect(reading);
       tally.report('fetching', box.path);
-      const how = await leanFetch(lean, uidRanges(reading, selected.uidNext, ctx.batchSize, from), ctx);
+      const searched =
+        ctx.searchFirst === false
+          ? 'whole'
+          : await readSearchFirst(lean, { reading, uidNext: selected.uidNext, from }, ctx, (batches) =>
+              leanFetch(lean, batches, ctx),
+            );
+      const how =
+        searched === 'whole'
+          ? await leanFetch(lean, uidRanges(reading, selected.uidNext, ctx.batchSize, from), ctx)
+          : searched;
       if (how !== 'fallback') {
         tally.notRead(selected.exists - reading);
         return how;
@@ -152,16 +167,6 @@ async function imapflowFetch(found: number[], ctx: ReadContext): Promise<ReadOut
   }
   ctx.tally.flush(true);
   return ctx.signal.aborted ? 'aborted' : 'imapflow';
-}
-
-/** Batches of about `size` UIDs each, as compact sets ("1:500,502"). */
-function batchesOf(found: number[], size: number): UidBatch[] {
-  const batches: UidBatch[] = [];
-  for (let i = 0; i < found.length; i += size) {
-    const set = sequenceSet(found.slice(i, i + size));
-    batches.push(...splitSet(set).map((s) => ({ set: s, first: Number(s.split(/[:,]/)[0]) })));
-  }
-  return batches;
 }
 
 /**

@@ -31,6 +31,13 @@ export interface Tally {
   take(uid: number, seen: boolean, headers: Uint8Array): void;
   /** Messages left unread by the cap on messages per scan. */
   notRead(n: number): void;
+  /**
+   * Messages of the folder being read that a search found without a List-Unsubscribe field
+   * (search-first.ts): read and counted, though never fetched, since none can be a subscription.
+   */
+  skipped(n: number): void;
+  /** Progress only: messages a search has ruled out that skipped() has not counted yet. */
+  ruledOut(n: number): void;
   /** The caps this scan reached, with how many messages each left out or cut. */
   capped(): CapHit[];
   /** Sends the subscriptions that changed; without `force`, at most every progressMs. */
@@ -65,6 +72,8 @@ export function createTally(
   let scanned = 0;
   let flushedAt = -1;
   let total = 0;
+  // ruled out by a search, counted by skipped() when the folder is done (progress only)
+  let outstanding = 0;
   let current: Pick<ScanProgress, 'phase' | 'mailbox'> = { phase: 'listing' };
   let box: ResolvedMailbox | null = null;
   let counted: { path: string; messages: number } | null = null;
@@ -74,8 +83,8 @@ export function createTally(
   const progress = () =>
     hooks.progress(
       current.mailbox === undefined
-        ? { phase: current.phase, done: scanned, total }
-        : { ...current, done: scanned, total },
+        ? { phase: current.phase, done: scanned + outstanding, total }
+        : { ...current, done: scanned + outstanding, total },
     );
   const ticker = setInterval(progress, opts.progressMs);
 
@@ -158,6 +167,14 @@ export function createTally(
     },
     notRead(n) {
       unread += n;
+    },
+    skipped(n) {
+      scanned += n;
+      counted!.messages += n;
+      outstanding = 0;
+    },
+    ruledOut(n) {
+      outstanding += n;
     },
     capped() {
       const hits: CapHit[] = [];

@@ -59,6 +59,10 @@ export interface ScanOptions {
   imapTimeouts?: ImapTimeouts;
   /** false: fetch through imapflow only (for comparison; default true) */
   leanFetch?: boolean;
+  /** false: the lean connection fetches every message without searching first (search-first.ts; default true) */
+  searchFirst?: boolean;
+  /** messages per searched window (search-first.ts SEARCH_WINDOW) */
+  searchWindow?: number;
   /** bounds on the scan's work (scan-caps.ts); default DEFAULT_SCAN_CAPS */
   caps?: ScanCaps;
   /** list_key → when the person unsubscribed from it earlier (ms); grouping.ts counts mail since */
@@ -177,6 +181,8 @@ async function readAll(
     batchSize: opts.batchSize ?? 500,
     signal,
     caps: opts.caps ?? DEFAULT_SCAN_CAPS,
+    searchFirst: opts.searchFirst,
+    searchWindow: opts.searchWindow,
   };
   let allLean = lean !== null;
   for (const box of boxes) {

@@ -14,7 +14,7 @@
  * The body is handed to the SDK unparsed, so malformed JSON-RPC gets the JSON-RPC error the
  * SDK writes (-32700 and friends), not the public API's envelope. Bodies are never logged.
  */
-import { type AuthInfo, createMcpHandler } from '@modelcontextprotocol/server';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createBearerAuth } from '../agent/bearer.ts';
 import type { AgentContext } from '../agent/context.ts';
@@ -22,7 +22,8 @@ import type { AgentPrincipal } from '../agent/credentials.ts';
 import type { Config } from '../config.ts';
 import type { McpServerEntry } from '../discovery/mcp-registry.ts';
 import type { McpDeps } from './deps.ts';
-import { createMcpServer } from './server.ts';
+
+type McpHandler = ReturnType<typeof import('@modelcontextprotocol/server')['createMcpHandler']>;
 
 export interface McpRouteOptions {
   config: Pick<Config, 'baseUrl' | 'allowedOrigins'>;
@@ -44,19 +45,31 @@ export async function mcpRoutes(app: FastifyInstance, { config, agent, deps, ent
     resourceMetadataUrl: `${base}/.well-known/oauth-protected-resource${entry.path}`,
   });
   const allowedOrigins = new Set([new URL(base).origin, ...config.allowedOrigins]);
-  const handler = createMcpHandler(
-    ({ authInfo }) => {
-      const principal = authInfo && principals.get(authInfo);
-      if (!principal) throw new Error('an MCP server was asked for without an admitted caller');
-      return createMcpServer(deps, entry, principal);
-    },
-    {
-      // 'auto': one JSON body, since no tool sends anything before its result.
-      maxRequestBodySize: BODY_LIMIT,
-      onerror: (err) => deps.logger.debug({ err: { message: err.message } }, 'MCP request refused'),
-    },
-  );
-  app.addHook('onClose', () => handler.close());
+  // The SDK and the server built on it (~5 MiB of heap) load with the first request to /mcp; the
+  // discovery documents need neither (entry.ts).
+  let handler: Promise<McpHandler> | undefined;
+  const mcpHandler = () =>
+    (handler ??= (async () => {
+      const [{ createMcpHandler }, { createMcpServer }] = await Promise.all([
+        import('@modelcontextprotocol/server'),
+        import('./server.ts'),
+      ]);
+      return createMcpHandler(
+        ({ authInfo }) => {
+          const principal = authInfo && principals.get(authInfo);
+          if (!principal) throw new Error('an MCP server was asked for without an admitted caller');
+          return createMcpServer(deps, entry, principal);
+        },
+        {
+          // 'auto': one JSON body, since no tool sends anything before its result.
+          maxRequestBodySize: BODY_LIMIT,
+          onerror: (err) => deps.logger.debug({ err: { message: err.message } }, 'MCP request refused'),
+        },
+      );
+    })());
+  app.addHook('onClose', async () => {
+    if (handler) (await handler).close();
+  });
 
   // The SDK parses and validates the JSON-RPC itself; Fastify only collects the bytes.
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => done(null, body));
@@ -91,9 +104,12 @@ export async function mcpRoutes(app: FastifyInstance, { config, agent, deps, ent
       expiresAt: v.principal.expiresAt ? Math.floor(v.principal.expiresAt.getTime() / 1000) : undefined,
     };
     principals.set(authInfo, v.principal);
-    const res = await handler.fetch(new Request(`${base}${req.url}`, { method: req.method, headers, body }), {
-      authInfo,
-    });
+    const res = await (await mcpHandler()).fetch(
+      new Request(`${base}${req.url}`, { method: req.method, headers, body }),
+      {
+        authInfo,
+      },
+    );
     reply.header('cache-control', 'no-store');
     return reply.send(res);
   };

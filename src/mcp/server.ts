@@ -1,6 +1,6 @@
 /**
- * The MCP server of optout: its description for the discovery documents (mcpServerEntry) and
- * the per-request factory the Streamable HTTP handler calls (createMcpServer). Each request
+ * The MCP server of optout: the per-request factory the Streamable HTTP handler calls
+ * (createMcpServer); its description for the discovery documents is entry.ts. Each request
  * gets a fresh McpServer bound to the caller the Bearer middleware admitted, so nothing lives
  * between requests and any instance can answer any request.
  *
@@ -9,43 +9,13 @@
  * `run`; its failure is an `isError` result with a stable code (errors.ts). The arguments are
  * never logged; a bug is logged by tool name only.
  */
-import { type CallToolResult, McpServer, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import { type CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import type { AgentPrincipal } from '../agent/credentials.ts';
 import type { McpServerEntry } from '../discovery/mcp-registry.ts';
 import type { McpDeps } from './deps.ts';
 import { errorResult, toolFailure } from './errors.ts';
 import type { McpTool } from './tool.ts';
 import { TOOLS } from './tools.ts';
-
-/** The 2026-07-28 revision (the SDK's "modern" era), then the 2025-era revisions it also serves. */
-export const PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS];
-
-const VERSION = '1.0.0';
-
-/** `optout.example` → `example.optout/inbox`: the server card's reverse-DNS name. */
-export function serverName(baseUrl: string): string {
-  const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
-  const labels = /^[\d.]+$/.test(host) || host.includes(':') ? ['local', 'optout'] : host.split('.').reverse();
-  return `${labels.join('.').replace(/[^a-zA-Z0-9.-]/g, '-')}/inbox`;
-}
-
-export function mcpServerEntry(baseUrl: string, tools: readonly McpTool[] = TOOLS): McpServerEntry {
-  return {
-    path: '/mcp',
-    name: serverName(baseUrl),
-    version: VERSION,
-    title: 'optout',
-    description: 'Scan an inbox for subscriptions, unsubscribe in bulk, and learn how to cancel paid services.',
-    protocolVersions: PROTOCOL_VERSIONS,
-    tools: tools.map(({ name, title, description, scopes, annotations }) => ({
-      name,
-      title,
-      description,
-      scopes,
-      annotations,
-    })),
-  };
-}
 
 const INSTRUCTIONS =
   'Catalog tools (search_services, get_service, get_guide, analyze_friction) answer at once. ' +

@@ -7,9 +7,18 @@
  * connection goes to an address that was just classified, and to nothing else.
  */
 import type { LookupAddress as NodeLookupAddress } from 'node:dns';
+import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
-import { Agent, buildConnector } from 'undici';
+import type { Agent, buildConnector } from 'undici';
 import type { GuardRefusal, Resolution } from './guard.ts';
+
+const require = createRequire(import.meta.url);
+
+/**
+ * undici, loaded by the first outbound request rather than at start: ~5 MiB of heap that a
+ * service which has not checked a link or sent an unsubscribe yet does not need (bench/memory).
+ */
+export const undici = (): typeof import('undici') => require('undici') as typeof import('undici');
 
 /** Thrown inside undici when the policy refuses a connection; fetch.ts maps it to `blocked`. */
 export class OutboundBlockedError extends Error {
@@ -37,7 +46,7 @@ export function createPinnedAgent(resolve: Resolve): Agent {
   function connectorFor(port: number): buildConnector.connector {
     let c = connectors.get(port);
     if (!c) {
-      c = buildConnector({ timeout: CONNECT_TIMEOUT_MS, lookup: pinnedLookup(resolve, port) });
+      c = undici().buildConnector({ timeout: CONNECT_TIMEOUT_MS, lookup: pinnedLookup(resolve, port) });
       if (connectors.size >= MAX_CONNECTORS) connectors.delete(connectors.keys().next().value!);
       connectors.set(port, c);
     }
@@ -60,7 +69,7 @@ export function createPinnedAgent(resolve: Resolve): Agent {
     );
   };
 
-  return new Agent({ connect });
+  return new (undici().Agent)({ connect });
 }
 
 function pinnedLookup(resolve: Resolve, port: number) {

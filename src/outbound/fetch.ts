@@ -8,7 +8,8 @@
  * never sent, and the outcome is returned as data.
  */
 import { performance } from 'node:perf_hooks';
-import { type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
+import { undici } from './connector.ts';
 import { classifyFailure, type FailureReason } from './failure.ts';
 import type { OutboundGuard } from './guard.ts';
 
@@ -67,7 +68,7 @@ export async function guardedRequest(
         return { ok: false, reason: 'blocked', detail: `${checked.reason}: ${checked.detail}`, redirects };
       }
       const target = checked.url;
-      const res = await request(target, {
+      const res = await undici().request(target, {
         method: method as Dispatcher.HttpMethod,
         headers,
         body,

@@ -31,8 +31,8 @@ export type OutboundGuard = {
   checkUrl(url: string): UrlCheck;
   /** Resolve and check a host for a non-HTTP client (IMAP, SMTP): connect to `address`. */
   resolve(host: string, port: number): Promise<Resolution>;
-  /** undici dispatcher that applies the same policy at connect time. */
-  dispatcher: Agent;
+  /** undici dispatcher that applies the same policy at connect time (made on first use). */
+  readonly dispatcher: Agent;
   close(): Promise<void>;
 };
 
@@ -118,6 +118,17 @@ export function createOutboundGuard(options: OutboundGuardOptions = {}): Outboun
     return { ok: true, address: first.address, family: first.family, addresses };
   }
 
-  const dispatcher = createPinnedAgent(resolve);
-  return { checkUrl, resolve, dispatcher, close: () => dispatcher.close() };
+  // made by the first outbound HTTP request (undici loads with it, connector.ts)
+  let dispatcher: Agent | undefined;
+  return {
+    checkUrl,
+    resolve,
+    get dispatcher() {
+      dispatcher ??= createPinnedAgent(resolve);
+      return dispatcher;
+    },
+    close: async () => {
+      await dispatcher?.close();
+    },
+  };
 }

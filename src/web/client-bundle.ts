@@ -9,9 +9,10 @@
  * declarations, and top-level names unique across the modules of one entry (a clash would
  * be a SyntaxError in the browser; web tests parse every bundle to catch it).
  */
-import { readFile } from 'node:fs/promises';
-import { stripTypeScriptTypes } from 'node:module';
-import { dirname, relative, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import module, { stripTypeScriptTypes } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
 
 export const CLIENT_DIR = resolve(import.meta.dirname, 'client');
 
@@ -33,7 +34,7 @@ export async function bundleClient(entry: string): Promise<string> {
     if (trail.includes(file)) throw new ClientBundleError(`import cycle: ${[...trail, file].join(' → ')}`);
     const name = relative(CLIENT_DIR, file);
     const source = await readFile(file, 'utf8');
-    const js = stripTypeScriptTypes(source, { mode: 'strip' });
+    const js = await stripped(source);
     const deps: string[] = [];
     const body = js
       .replace(IMPORT, (_m, spec: string) => {
@@ -55,4 +56,29 @@ export async function bundleClient(entry: string): Promise<string> {
 
   await visit(resolve(CLIENT_DIR, entry), []);
   return parts.join('\n');
+}
+
+/**
+ * The source with its types stripped, kept beside Node's compile cache by a hash of the source
+ * when that cache is on (main.js): Node's type stripper is a WebAssembly build of swc that stays
+ * resident (~17 MiB) once loaded, and with the service's own modules coming from the compile
+ * cache, these few files were the only reason to load it on a start after the first. Without
+ * the cache, or when the directory cannot be written, the source is stripped each time.
+ */
+async function stripped(source: string): Promise<string> {
+  const cacheDir = module.getCompileCacheDir?.();
+  if (!cacheDir) return stripTypeScriptTypes(source, { mode: 'strip' });
+  const file = join(cacheDir, 'optout-client', `${createHash('sha256').update(source).digest('hex')}.js`);
+  try {
+    return await readFile(file, 'utf8');
+  } catch {}
+  const js = stripTypeScriptTypes(source, { mode: 'strip' });
+  try {
+    await mkdir(dirname(file), { recursive: true });
+    // written whole or not at all: another process may read it at the same time
+    const part = `${file}.${process.pid}.part`;
+    await writeFile(part, js);
+    await rename(part, file);
+  } catch {}
+  return js;
 }

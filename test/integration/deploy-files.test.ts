@@ -44,7 +44,7 @@ describe('deploy/ files', () => {
       // the same process (exec): node, with the flags npm start would give it
       const argv = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
       assert.match(argv[0]!, /node$/);
-      assert.deepEqual(argv.slice(1), [...nodeFlags.split(' '), 'src/main.ts']);
+      assert.deepEqual(argv.slice(1), [...nodeFlags.split(' '), 'src/main.js']);
       child.kill('SIGTERM');
       assert.equal(await exited, 0);
     } finally {

@@ -1,0 +1,41 @@
+/**
+ * CORS for the public API: any origin, no credentials (the Fetch Standard's CORS protocol).
+ * The headers are the ones @fastify/cors sent for these options, made once: that plugin merged
+ * its options into a new object and resolved the origin through a callback on every request,
+ * for a result that never changes (bench/api, docs/benchmarks.md).
+ *
+ * - Every response under /api/v1/ carries the simple-request headers; plumbing.ts sets them in
+ *   the same step as the security headers, so they cost no hook of their own.
+ * - A preflight (OPTIONS with Origin and Access-Control-Request-Method) is answered 204 with
+ *   the allowed methods and headers, cached for a day; an OPTIONS without those two headers is
+ *   not a preflight and gets 400, as @fastify/cors's strict preflight answered it.
+ */
+import type { FastifyInstance } from 'fastify';
+
+/** Headers a page of another origin may read besides the CORS-safelisted ones (rate limits). */
+const EXPOSED = ['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'];
+
+/** On every response of the public API. */
+export const PUBLIC_API_CORS: Readonly<Record<string, string>> = Object.freeze({
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': EXPOSED.join(', '),
+});
+
+/** On a preflight's answer, besides PUBLIC_API_CORS. */
+const PREFLIGHT: Readonly<Record<string, string>> = Object.freeze({
+  'access-control-allow-methods': 'GET, HEAD, POST, OPTIONS',
+  'access-control-allow-headers': 'Content-Type',
+  'access-control-max-age': '86400',
+  'content-length': '0',
+});
+
+/** The preflight route of a public scope (its prefix, e.g. /api/v1). */
+export function publicApiPreflight(scope: FastifyInstance) {
+  scope.options('/*', { schema: { hide: true } }, (req, reply) => {
+    if (!req.headers.origin || !req.headers['access-control-request-method']) {
+      reply.code(400).type('text/plain').send('Invalid Preflight Request');
+      return;
+    }
+    reply.code(204).headers(PREFLIGHT).send();
+  });
+}
