@@ -157,13 +157,13 @@ describe('the results of a scan, in a browser', () => {
       return [f.format(new Date('2026-09-01T10:00:00Z')), f.format(new Date('2026-10-06T10:00:00Z'))];
     })()`)) as string[];
     assert.equal(await news.locator('td[data-label="First – last seen"]').textContent(), `${dates[0]} – ${dates[1]}`);
-    assert.equal(await news.locator('.folders').textContent(), 'In INBOX');
+    assert.equal(await news.locator('.folders').textContent(), 'In\u00a0INBOX');
 
     // every list says where its mail is, Archive included
     const archived = scanned().filter((x) => x.folders.includes('Archive'));
     assert.ok(archived.length > 0, 'the generated mailbox has lists in Archive');
     for (const { l, folders } of scanned()) {
-      assert.equal(await row(l.key).locator('.folders').textContent(), `In ${folders.sort().join(', ')}`, l.key);
+      assert.equal(await row(l.key).locator('.folders').textContent(), `In\u00a0${folders.sort().join(', ')}`, l.key);
     }
     // nothing sticks out of the table, from a laptop down to a tablet: no column is clipped
     for (const width of [1280, 1024, 800]) {

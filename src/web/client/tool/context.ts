@@ -20,11 +20,11 @@ export function seenRange(s: Subscription): HTMLElement[] {
   ];
 }
 
-/** The folders the mail was found in, and recent subjects (newest first). */
+/** The folders the mail was found in ("In INBOX", never broken after "In"), and recent subjects (newest first). */
 export function senderContext(s: Subscription): HTMLElement[] {
   const out: HTMLElement[] = [];
   if (s.mailboxes.length) {
-    out.push(el('span', { className: 'folders small muted', text: `In ${s.mailboxes.join(', ')}` }));
+    out.push(el('span', { className: 'folders small muted', text: `In\u00a0${s.mailboxes.join(', ')}` }));
   }
   if (s.sample_subjects.length) {
     out.push(
