@@ -74,7 +74,17 @@ describe('accessibility', () => {
   test('axe finds no serious or critical violation on the trust pages, /services and a service page, light or dark', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page, problems } = await watchedPage(context);
-    for (const path of ['/privacy', '/security', '/about', '/services', '/services?cat=gyms', ...SERVICES]) {
+    // one service page of every tier the catalog has, so each badge colour is checked
+    const byTier = new Map(t.catalog.entries.map((e) => [e.friction.tier, `/services/${e.record.slug}`]));
+    for (const path of [
+      '/privacy',
+      '/security',
+      '/about',
+      '/services',
+      '/services?cat=gyms',
+      ...SERVICES,
+      ...byTier.values(),
+    ]) {
       await page.goto(`${base}${path}`);
       for (const colorScheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme });
