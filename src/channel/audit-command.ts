@@ -5,7 +5,6 @@
  * says nothing for a while — then the `audit`, or an `error` with the failure's code.
  */
 import type { CollectLimits } from '../audit/collect.ts';
-import { runAudit } from '../audit/run-audit.ts';
 import type { AuditCatalog } from '../audit/senders.ts';
 import { imapCredentials } from '../oauth/mail.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
@@ -25,6 +24,9 @@ export async function auditForSession(scanned: LastScan, deps: AuditDeps, signal
   emit(latest);
   const ticker = setInterval(() => emit(latest), 400);
   try {
+    // The audit's modules (receipt reading, ~50 ms of Unicode expressions to compile) load with
+    // the first audit, not at start (bench/api, start to ready).
+    const { runAudit } = await import('../audit/run-audit.ts');
     const outcome = await runAudit(
       {
         imap: scanned.imap,

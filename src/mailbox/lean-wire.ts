@@ -18,6 +18,13 @@ export type Tagged = { ok: true; status: 'OK' | 'NO' | 'BAD'; text: string } | L
 export interface RunOptions {
   /** every untagged response while the command runs (the first of pipelined commands gets them) */
   onUntagged?: (r: ImapResponse) => void;
+  /**
+   * An untagged response word (upper case, e.g. "SEARCH") this command takes even while older
+   * commands are in flight: a SEARCH pipelined behind FETCHes gets its `* SEARCH`, which no FETCH
+   * answers. Only one command in flight may name a word (RFC 9051 §5.5: two SEARCHes would be
+   * ambiguous).
+   */
+  claims?: string;
   /** a '+' continuation; the text after "+ " */
   onContinue?: (text: string) => void;
 }
@@ -112,9 +119,19 @@ export function createWire(where: string, timeouts: ImapTimeouts, signal: AbortS
     const t = r.texts[0]!;
     if (t[0] === 0x2a) {
       // '*' then a digit: FETCH, EXISTS, EXPUNGE… straight to the command, no string made
-      if (!(t[2]! >= 0x30 && t[2]! <= 0x39)) noteCapabilities(t.toString('latin1'));
+      let to = pending[0];
+      if (!(t[2]! >= 0x30 && t[2]! <= 0x39)) {
+        const line = t.toString('latin1');
+        noteCapabilities(line);
+        // "* WORD …": a later command that claims the word gets it (RunOptions.claims)
+        if (pending.length > 1) {
+          const end = line.indexOf(' ', 2);
+          const word = line.slice(2, end < 0 ? undefined : end).toUpperCase();
+          to = pending.find((p) => p.opts.claims === word) ?? to;
+        }
+      }
       if (greeted) greeted(r);
-      else pending[0]?.opts.onUntagged?.(r);
+      else to?.opts.onUntagged?.(r);
     } else if (t[0] === 0x2b) {
       pending[0]?.opts.onContinue?.(t.subarray(2).toString('latin1'));
     } else {

@@ -9,9 +9,9 @@
  *
  * The first window is fetched whole, as before, and searched too: when the search missed a
  * message whose fetched header does carry the field, the server's search is not trusted and the
- * folder is fetched whole. A server that refuses the SEARCH (NO, BAD) gets the same. A window
- * is searched only when the one before it is done: SEARCH answers are untagged and would be
- * ambiguous next to another command (RFC 9051 §5.5).
+ * folder is fetched whole. A server that refuses the SEARCH (NO, BAD) gets the same. A window's
+ * SEARCH is sent behind the FETCH of the window before it, never beside another SEARCH: their
+ * untagged answers would be ambiguous (RFC 9051 §5.5), a FETCH's are not.
  */
 import { fetchHeaders, fetchItems, type UidBatch } from './fetch-reader.ts';
 import type { ImapResponse } from './imap-tokenizer.ts';
@@ -19,8 +19,14 @@ import type { LeanImap } from './lean-imap.ts';
 import type { ReadContext, ReadOutcome } from './scan-read.ts';
 import { sequenceSet, splitSet, uidRanges } from './uid-sets.ts';
 
-/** Messages per searched window: a few round trips per 10,000 messages, progress in between. */
-export const SEARCH_WINDOW = 2000;
+/**
+ * Messages in the first window, fetched whole and searched to check the server's search; then
+ * per searched window. Larger windows stall less (each ends the pipeline once), smaller ones
+ * report progress sooner: at 100k warm, windows of 5000 cost ~1 % over fetching everything,
+ * windows of 2000 ~19 % (docs/benchmarks.md, bench/scan).
+ */
+export const FIRST_WINDOW = 2000;
+export const SEARCH_WINDOW = 5000;
 
 /** `* SEARCH 4 7 9` → the numbers within [lo, hi]. */
 export function searchNumbers(r: ImapResponse, lo: number, hi: number, into: number[]): boolean {
@@ -39,15 +45,21 @@ export function searchNumbers(r: ImapResponse, lo: number, hi: number, into: num
   return true;
 }
 
-/** The UIDs in `lo:hi` with a List-Unsubscribe field, ascending; null when the server refused. */
-async function searchListUids(conn: LeanImap, lo: number, hi: number): Promise<number[] | null> {
-  const found: number[] = [];
+type Searched = { ok: true; uids: number[] } | { ok: false; refused: boolean; code: string };
+
+/**
+ * The UIDs in `lo:hi` with a List-Unsubscribe field, ascending. It may be sent behind FETCHes
+ * still in flight: it claims the `* SEARCH` answer (lean-wire.ts RunOptions.claims).
+ */
+async function searchListUids(conn: LeanImap, lo: number, hi: number): Promise<Searched> {
+  const uids: number[] = [];
   const answer = await conn.run(`UID SEARCH UID ${lo}:${hi} HEADER LIST-UNSUBSCRIBE ""`, {
-    onUntagged: (r) => searchNumbers(r, lo, hi, found),
+    claims: 'SEARCH',
+    onUntagged: (r) => searchNumbers(r, lo, hi, uids),
   });
-  if (!answer.ok) throw new Error(`lean search: ${answer.code}`);
-  if (answer.status !== 'OK') return null;
-  return found.sort((a, b) => a - b);
+  if (!answer.ok) return { ok: false, refused: false, code: answer.code };
+  if (answer.status !== 'OK') return { ok: false, refused: true, code: answer.status };
+  return { ok: true, uids: uids.sort((a, b) => a - b) };
 }
 
 /** A header block with a List-Unsubscribe field line (RFC 5322 §2.2: name, optional WSP, colon). */
@@ -84,53 +96,75 @@ export async function readSearchFirst(
 ): Promise<ReadOutcome | 'whole'> {
   const { tally } = ctx;
   const size = ctx.searchWindow ?? SEARCH_WINDOW;
-  if (!range.uidNext || range.reading < 2 * size) return 'whole';
-  const windows = uidRanges(range.reading, range.uidNext, size, range.from);
+  const firstSize = Math.min(size, FIRST_WINDOW);
+  if (!range.uidNext || range.reading < firstSize + size) return 'whole';
+  // the first window of about firstSize messages, then windows of about `size`
+  const [w0] = uidRanges(range.reading, range.uidNext, firstSize, range.from);
+  const [lo0, hi0] = w0!.set.split(':').map(Number) as [number, number];
+  const windows = [w0!, ...uidRanges(range.reading - firstSize, range.uidNext, size, hi0 + 1)];
   const bounds = windows.map((w) => w.set.split(':').map(Number) as [number, number]);
   const before = tally.scanned;
 
-  // The first window: searched, then fetched whole, and the search held to what was fetched.
-  const [lo0, hi0] = bounds[0]!;
-  const listed = await searchListUids(conn, lo0, hi0);
-  if (listed === null) return 'whole';
-  const named = new Set(listed);
+  // The first window: fetched whole (its subscriptions go out at once), with its SEARCH sent
+  // behind the FETCH; the search is then held to what was fetched.
   let missed = 0;
-  const first = await fetchHeaders(
+  const fetched: { uid: number; listed: boolean }[] = [];
+  const first = fetchHeaders(
     conn,
-    uidRanges(size, hi0 + 1, ctx.batchSize, lo0),
+    uidRanges(firstSize, hi0 + 1, ctx.batchSize, lo0),
     (m) => {
-      if (!named.has(m.uid) && hasListUnsubscribe(m.headers)) missed++;
+      fetched.push({ uid: m.uid, listed: hasListUnsubscribe(m.headers) });
       tally.take(m.uid, m.seen, m.headers);
     },
     8,
     fetchItems(ctx.caps.headerBytes),
   );
+  const listing = searchListUids(conn, lo0, hi0);
+  const [done, listed] = await Promise.all([first, listing]);
   tally.flush(true);
-  if (!first.ok) {
+  if (!done.ok) {
     if (ctx.signal.aborted) return 'aborted';
-    if (first.code === 'REFUSED' && tally.scanned === before) return 'whole';
-    throw new Error(`lean fetch: ${first.code}`);
+    if (done.code === 'REFUSED' && tally.scanned === before) return 'whole';
+    throw new Error(`lean fetch: ${done.code}`);
   }
-  // What the server's search left out: fetch the rest of the folder whole.
-  if (missed > 0) return finish(await fetch(uidRanges(range.reading, range.uidNext, ctx.batchSize, hi0 + 1)));
+  if (!listed.ok && !listed.refused) throw new Error(`lean search: ${listed.code}`);
+  if (listed.ok) {
+    const named = new Set(listed.uids);
+    for (const m of fetched) if (m.listed && !named.has(m.uid)) missed++;
+  }
+  // A refused search, or one that left out list mail: fetch the rest of the folder whole.
+  if (!listed.ok || missed > 0)
+    return finish(await fetch(uidRanges(range.reading - firstSize, range.uidNext, ctx.batchSize, hi0 + 1)));
 
+  // Then window by window; each window's SEARCH goes out behind the FETCH of the one before, so
+  // the server searches while this side reads (one SEARCH in flight at a time).
   const width = range.uidNext - range.from;
   let ruled = 0;
+  const search = (w: number) => searchListUids(conn, bounds[w]![0], bounds[w]![1]);
+  let next: Promise<Searched> | null = search(1);
   for (let w = 1; w < windows.length; w++) {
-    if (ctx.signal.aborted) return 'aborted';
+    const found = await next!;
+    next = null;
     const [lo, hi] = bounds[w]!;
-    const found = await searchListUids(conn, lo, hi);
-    // refused midway (the first window's search was answered): this window and the rest whole
-    if (found === null) return finish(await fetch(uidRanges(range.reading, range.uidNext, ctx.batchSize, lo)));
+    if (!found.ok) {
+      if (!found.refused) throw new Error(`lean search: ${found.code}`);
+      // refused midway (the first window's search was answered): this window and the rest whole
+      return finish(await fetch(uidRanges(range.reading, range.uidNext, ctx.batchSize, lo)));
+    }
     // progress only: the window's share of the folder, less what will be fetched of it, never
     // more than skipped() will count at the end (so the count shown never goes back)
-    const room = range.reading - (tally.scanned - before) - ruled - found.length;
-    const out = Math.max(0, Math.min(room, Math.round((range.reading * (hi - lo + 1)) / width) - found.length));
+    const room = range.reading - (tally.scanned - before) - ruled - found.uids.length;
+    const out = Math.max(0, Math.min(room, Math.round((range.reading * (hi - lo + 1)) / width) - found.uids.length));
     ruled += out;
     tally.ruledOut(out);
-    if (found.length === 0) continue;
-    const how = await fetch(batchesOf(found, ctx.batchSize));
-    if (how === 'aborted') return how;
+    const fetching = found.uids.length ? fetch(batchesOf(found.uids, ctx.batchSize)) : null;
+    if (w + 1 < windows.length && !ctx.signal.aborted) next = search(w + 1);
+    const how = fetching ? await fetching : 'lean';
+    if (how === 'aborted' || ctx.signal.aborted) {
+      // the connection is closed with the scan; the search in flight ends with it
+      void next?.catch(() => {});
+      return 'aborted';
+    }
     if (how === 'fallback') throw new Error('lean fetch: refused after a search');
   }
   return finish('lean');
