@@ -97,10 +97,12 @@ export async function readSearchFirst(
   const { tally } = ctx;
   const size = ctx.searchWindow ?? SEARCH_WINDOW;
   const firstSize = Math.min(size, FIRST_WINDOW);
-  if (!range.uidNext || range.reading < firstSize + size) return 'whole';
+  // a folder the first window covers is fetched whole; past it, searching pays for itself
+  if (!range.uidNext || range.reading <= firstSize) return 'whole';
   // the first window of about firstSize messages, then windows of about `size`
   const [w0] = uidRanges(range.reading, range.uidNext, firstSize, range.from);
   const [lo0, hi0] = w0!.set.split(':').map(Number) as [number, number];
+  if (!(hi0 + 1 < range.uidNext)) return 'whole';
   const windows = [w0!, ...uidRanges(range.reading - firstSize, range.uidNext, size, hi0 + 1)];
   const bounds = windows.map((w) => w.set.split(':').map(Number) as [number, number]);
   const before = tally.scanned;
