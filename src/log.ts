@@ -60,11 +60,12 @@ interface LoggedRequest {
  * stdout, written in batches: a line waits at most FLUSH_MS (or until 64 KB are pending) and
  * leaves with every line logged meanwhile in one write. Under load that is one write for a few
  * hundred access lines instead of one per event-loop turn (a turn answers one to a few requests
- * on 32 connections): the write and the setImmediate that scheduled it cost 7–10 µs of CPU per
- * request at the default level (bench/api, docs/benchmarks.md). At rest a line is out within
- * FLUSH_MS. The write is synchronous (pino's SonicBoom: partial writes, EAGAIN), so nothing
- * piles up in memory, and the lines still pending are written on 'exit' — however the process
- * ends, except by a signal that cannot be caught (SIGKILL), which loses at most FLUSH_MS of lines.
+ * on 32 connections): logging at the default level cost 10–17 µs of CPU per request against
+ * LOG_LEVEL=warn, nearly all of it that write (bench/api, docs/benchmarks.md). At rest a line is
+ * out within FLUSH_MS. The write is synchronous (pino's SonicBoom: partial writes, EAGAIN), so
+ * nothing piles up in memory, and the lines still pending are written on 'exit' (process.exit,
+ * SIGTERM/SIGINT through main.ts, an uncaught exception); a signal that kills the process
+ * outright (SIGKILL, or one with no handler) loses at most FLUSH_MS of lines.
  */
 export const FLUSH_MS = 10;
 

@@ -149,7 +149,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRouteOptions> = async (
     },
     (req, reply) => {
       const query = req.query;
-      const page = (state: StateSnapshot) => {
+      const answer = (state: StateSnapshot) => {
         const { q, cat, page, page_size } = query;
         const key = `${page}\n${page_size}\n${cat ?? ''}\n${q ?? ''}`;
         let json = pages.get(state, key);
@@ -171,8 +171,8 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRouteOptions> = async (
       };
       // synchronously while the state snapshot is fresh; a reload is waited for
       const state = states.fresh();
-      if (state) return page(state);
-      return states.snapshot().then(page);
+      if (state) return answer(state);
+      return states.snapshot().then(answer);
     },
   );
   methodNotAllowed(app, '/services', ['GET']);
