@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
-import { createLogger } from './log.ts';
+import { accessLineWriter, createLogger } from './log.ts';
 
 function captured() {
   const lines: Record<string, unknown>[] = [];
@@ -54,6 +54,33 @@ describe('redaction', () => {
       },
     );
     assert.match(String(lines[0]!.time), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+});
+
+describe('the access line', () => {
+  test('is byte for byte the line pino writes for the same fields, but the time', () => {
+    const raw: string[] = [];
+    const sink = new Writable({
+      write(chunk, _enc, cb) {
+        raw.push(String(chunk));
+        cb();
+      },
+    });
+    const logger = createLogger('info', sink);
+    const write = accessLineWriter(logger);
+    assert.ok(write, 'the service logger has one');
+    const fields = { reqId: 'req-7"x', method: 'GET', route: '/api/v1/services/:slug', status: 200, ms: 1.25 };
+    logger.info(fields, 'request');
+    write(fields.reqId, fields.method, fields.route, fields.status, fields.ms);
+    const untimed = (l: string) => l.replace(/"time":"[^"]*"/, '"time":""');
+    assert.equal(raw.length, 2);
+    assert.equal(untimed(raw[1]!), untimed(raw[0]!));
+    assert.match(raw[1]!, /"time":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"/);
+  });
+
+  test('another logger gets none (the access log then logs through pino)', async () => {
+    const { default: pino } = await import('pino');
+    assert.equal(accessLineWriter(pino({ enabled: false })), null);
   });
 });
 

@@ -11,7 +11,7 @@
  */
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { Logger } from 'pino';
-import { redactUrl } from '../log.ts';
+import { type AccessLineWriter, accessLineWriter, redactUrl } from '../log.ts';
 
 /** The error code a failed response carried, set by the error handlers for the access log. */
 const ERROR_CODE = Symbol('errorCode');
@@ -28,12 +28,15 @@ export function noteErrorCode(reply: FastifyReply, code: string) {
 export class AccessLog extends LogController {
   readonly #logger: Logger;
   readonly #slowMs: number;
+  /** the common line without pino's generic path, for the service's own logger (log.ts) */
+  readonly #line: AccessLineWriter | null;
 
   /** `slowMs` (LOG_SLOW_MS): a request that took longer is logged with its detail, at warn. */
   constructor(logger: Logger, slowMs: number) {
     super({ disableRequestLogging: true });
     this.#logger = logger;
     this.#slowMs = slowMs;
+    this.#line = accessLineWriter(logger);
   }
 
   override requestCompleted(error: Error | null | undefined, req: FastifyRequest, reply: FastifyReply) {
@@ -49,8 +52,9 @@ export class AccessLog extends LogController {
     const route = routeOptions.url;
     if (status < 400 && !slow && !error && route !== undefined) {
       // the common case first, and nothing built when info is off
-      if (logger.isLevelEnabled('info'))
-        logger.info({ reqId: req.id, method: req.method, route, status, ms }, 'request');
+      if (!logger.isLevelEnabled('info')) return;
+      if (this.#line) this.#line(req.id, req.method, route, status, ms);
+      else logger.info({ reqId: req.id, method: req.method, route, status, ms }, 'request');
       return;
     }
     const level = status >= 500 || error ? 'error' : slow ? 'warn' : 'info';
