@@ -24,6 +24,7 @@ import {
 } from '../helpers/browser.ts';
 import { type Dovecot, startDovecot } from '../helpers/dovecot.ts';
 import { trustTestCa } from '../helpers/tls-ca.ts';
+import { fillImapForm, scanToEnd } from '../helpers/tool-page.ts';
 
 const USER = 'alice@example.test';
 const PASSWORD = 'audit-browser-pw';
@@ -72,16 +73,8 @@ describe('the audit panel', () => {
   test('appears after a scan and shows spend per service, monthly totals and frequency', async () => {
     await page.goto(`${base}/`);
     assert.equal(await page.locator('#audit').isVisible(), false, 'hidden before a scan');
-    await page.getByLabel('Other (IMAP)').check();
-    await page.getByLabel('IMAP server').fill('127.0.0.1');
-    await page.getByLabel('Port', { exact: true }).first().fill(String(dovecot.imapsPort));
-    await page.getByLabel('Email address').fill(USER);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Scan my inbox' }).click();
-    await page
-      .locator('#status')
-      .getByText(/^Found \d+ subscriptions/)
-      .waitFor({ timeout: 30_000 });
+    await fillImapForm(page, { port: dovecot.imapsPort, user: USER, password: PASSWORD });
+    await scanToEnd(page);
 
     await page.getByRole('button', { name: 'Audit spend and frequency' }).click();
     await page.locator('#audit-result').waitFor({ state: 'visible', timeout: 30_000 });

@@ -19,6 +19,7 @@ import { type Dovecot, startDovecot } from '../helpers/dovecot.ts';
 import { type HttpsTarget, startHttpsTarget } from '../helpers/https-target.ts';
 import { startTcpRelay, type TcpRelay } from '../helpers/tcp-relay.ts';
 import { trustTestCa } from '../helpers/tls-ca.ts';
+import { fillImapForm, scanToEnd } from '../helpers/tool-page.ts';
 
 const USER = 'bob@example.test';
 const PASSWORD = 'app-password-for-results';
@@ -125,16 +126,8 @@ const statusTexts = () => page.locator('#subs-body .row-status .badge').allTextC
 describe('the results of a scan, in a browser', () => {
   test('a real scan shows, per sender, sample subjects, first and last seen, and the folder', async () => {
     await page.goto(`${base}/`);
-    await page.getByLabel('Other (IMAP)').check();
-    await page.getByLabel('IMAP server').fill('127.0.0.1');
-    await page.getByLabel('Port', { exact: true }).first().fill(String(dovecot.imapsPort));
-    await page.getByLabel('Email address').fill(USER);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Scan my inbox' }).click();
-    await page
-      .locator('#status')
-      .getByText(/^Found \d+ subscriptions/)
-      .waitFor({ timeout: 30_000 });
+    await fillImapForm(page, { port: dovecot.imapsPort, user: USER, password: PASSWORD });
+    await scanToEnd(page);
 
     const rows = await shown();
     const expected = [

@@ -10,8 +10,7 @@ import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { listMessages } from '../fixtures/list-mail.ts';
-import { byMailbox, generateMailbox, type MailboxTruth } from '../fixtures/mail-generator.ts';
+import type { MailboxTruth } from '../fixtures/mail-generator.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import {
   describeViolations,
@@ -23,10 +22,13 @@ import {
   watchedPage,
   wideElements,
 } from '../helpers/browser.ts';
-import { type Dovecot, startDovecot } from '../helpers/dovecot.ts';
+import { type Dovecot, type MaildirMessage, startDovecot } from '../helpers/dovecot.ts';
 import { type HttpsTarget, startHttpsTarget } from '../helpers/https-target.ts';
+import { allowLoopback } from '../helpers/loopback.ts';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.ts';
 import { trustTestCa } from '../helpers/tls-ca.ts';
+import { fillImapForm, scanToEnd } from '../helpers/tool-page.ts';
+import { rowsOf, scanMailbox } from './scan-fixture.ts';
 
 const USER = 'alice@example.test';
 const PASSWORD = 'app-password-for-test';
@@ -40,7 +42,7 @@ let browser: Browser;
 let page: Page;
 let problems: string[];
 let truth: MailboxTruth;
-/** the stale list's messages the scan can date after the earlier unsubscription (1 June 2020) */
+/** see scan-fixture.ts */
 let mailedSinceLeaving = 0;
 let inboxSize = 0;
 /** every socket upgraded to a WebSocket, so a test can cut them as a network would */
@@ -53,29 +55,8 @@ before(async () => {
   mkdirSync(SCREENSHOTS_DIR, { recursive: true });
   target = await startHttpsTarget();
   sink = await startSmtpSink({ user: USER, password: PASSWORD, tls: 'implicit' });
-  const gen = generateMailbox({ seed: 7, lists: 14, messagesPerList: [1, 9], plain: 12, nasty: false });
-  truth = gen.truth;
-  const undated = new Set(['no-date', 'bad-date', 'future-date']);
-  const stale = truth.lists.find((l) => l.perMailbox.INBOX && l.lastDate.getTime() > Date.parse('2021-01-01'))!;
-  mailedSinceLeaving = gen.messages.filter(
-    (m) =>
-      m.key === stale.key &&
-      m.mailbox === 'INBOX' &&
-      m.date.getTime() > Date.parse('2020-06-01') &&
-      !m.quirks.some((q) => undated.has(q)),
-  ).length;
-  const o = target.origin;
-  const own = [
-    ...listMessages({ from: 'news@loopback.test', listId: 'news.loopback.test', oneClick: `${o}/u/news`, count: 6 }),
-    ...listMessages({
-      from: 'deals@loopback.test',
-      mailto: 'mailto:leave@loopback.test?subject=unsubscribe',
-      count: 4,
-    }),
-    ...listMessages({ from: 'weekly@loopback.test', oneClick: `${o}/u/weekly`, count: 5, seen: true }),
-    ...listMessages({ from: 'promo@forged-loopback.test', oneClick: `${o}/u/forged`, count: 3, dkimFail: true }),
-  ];
-  const inbox = [...(byMailbox(gen.messages).INBOX ?? []), ...own];
+  let inbox: MaildirMessage[];
+  ({ truth, inbox, mailedSinceLeaving } = scanMailbox(target.origin));
   inboxSize = inbox.length;
   dovecot = await startDovecot({ users: [{ user: USER, password: PASSWORD, mailboxes: { INBOX: inbox } }] });
   const port = await freePort();
@@ -84,7 +65,7 @@ before(async () => {
     env: {
       BASE_URL: base,
       LOG_LEVEL: 'warn',
-      OUTBOUND_ALLOW_HOSTS: [dovecot.imapsPort, target.port, sink.port].map((p) => `127.0.0.1:${p}`).join(','),
+      OUTBOUND_ALLOW_HOSTS: allowLoopback(dovecot.imapsPort, target.port, sink.port),
     },
     runtime: { worker: false, channel: { batchSize: 25 } },
   });
@@ -103,21 +84,7 @@ after(async () => {
   await sink?.close();
 });
 
-interface RowState {
-  key: string;
-  status: string | null;
-  checked: boolean;
-  text: string;
-}
-
-/** What each row shows: its list key, unsubscribe status, checkbox and text. */
-const rowState = () =>
-  page.evaluate(`[...document.querySelectorAll('#subs-body tr')].map((tr) => ({
-    key: tr.dataset.listKey,
-    status: tr.dataset.status ?? null,
-    checked: tr.querySelector('input[data-role="select"]').checked,
-    text: tr.textContent ?? '',
-  }))`) as Promise<RowState[]>;
+const rowState = () => rowsOf(page);
 
 describe('the inbox tool in a browser', () => {
   const inboxLists = () => truth.lists.filter((l) => l.perMailbox.INBOX);
@@ -133,14 +100,10 @@ describe('the inbox tool in a browser', () => {
     ]);
     await page.evaluate(`localStorage.setItem('optout.unsubscribes.v1', ${JSON.stringify(earlier)})`);
     await page.goto(`${base}/`);
-    await page.getByLabel('Other (IMAP)').check();
-    await page.getByLabel('IMAP server').fill('127.0.0.1');
-    await page.getByLabel('Port', { exact: true }).first().fill(String(dovecot.imapsPort));
+    await fillImapForm(page, { port: dovecot.imapsPort, user: USER, password: PASSWORD });
     await page.getByText('Outgoing server (optional)').click();
     await page.getByLabel('SMTP server').fill('127.0.0.1');
     await page.locator('#smtp-port').fill(String(sink.port));
-    await page.getByLabel('Email address').fill(USER);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByLabel('Email address').blur();
     await page.getByText('3 scans left today for this address.').waitFor();
     // The form says which folders it will read, and follows the Junk / Trash boxes.
@@ -163,11 +126,7 @@ describe('the inbox tool in a browser', () => {
       .waitFor();
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
 
-    await page.getByRole('button', { name: 'Scan my inbox' }).click();
-    await page
-      .locator('#status')
-      .getByText(/^Found \d+ subscriptions/)
-      .waitFor({ timeout: 30_000 });
+    await scanToEnd(page);
     assert.equal(await page.locator('#error').isVisible(), false);
     assert.equal(
       await page.locator('#progress').getAttribute('value'),
