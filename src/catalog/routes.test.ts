@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { TestApp } from '../../test/helpers/app.ts';
 import { ENGINES, startAppOn } from '../../test/helpers/engines.ts';
+import { saveServiceState } from '../linkcheck/service-check.ts';
 
 for (const engine of ENGINES) {
   describe(`catalog API on ${engine}`, () => {
@@ -127,19 +128,16 @@ for (const engine of ENGINES) {
           body.data.items.find((i) => i.slug === 'spotify');
         assert.equal(row((await get(url)).body)?.last_verified, null);
         assert.equal(row((await get(url)).body)?.last_verified, null, 'the same page again');
-        await t.db.query(
-          `insert into service_state (slug, link_status, last_verified) values ($1, $2::jsonb, $3)
-           on conflict (slug) do update set link_status = excluded.link_status, last_verified = excluded.last_verified`,
-          [
-            'spotify',
-            JSON.stringify({
-              outcome: 'ok',
-              http_status: 200,
-              final_url: 'https://www.spotify.com/account',
-              checked_at: '2026-11-20T10:15:00.000Z',
-            }),
-            '2026-11-20T10:15:00.000Z',
-          ],
+        await saveServiceState(
+          t.db,
+          'spotify',
+          {
+            outcome: 'ok',
+            http_status: 200,
+            final_url: 'https://www.spotify.com/account',
+            checked_at: '2026-11-20T10:15:00.000Z',
+          },
+          '2026-11-20T10:15:00.000Z',
         );
         t.runtime.states.invalidate();
         const after = row((await get(url)).body);

@@ -8,6 +8,7 @@
  */
 import type { ServiceRecord } from '../catalog/record.schema.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
+import type { Queryable } from '../storage/db.ts';
 import type { Db } from '../storage/index.ts';
 import { checkLink, type LinkCheckResult } from './check.ts';
 import { primaryLink, type RecordLink, recordLinks } from './links.ts';
@@ -96,12 +97,33 @@ async function checkOne(deps: ServiceCheckDeps, r: ServiceRecord, link: RecordLi
       final_url: result.final_url,
       checked_at: checkedAt,
     };
-    await tx.query(
-      `insert into service_state (slug, link_status, last_verified) values ($1, $2::jsonb, $3)
-       on conflict (slug) do update set link_status = excluded.link_status,
-         last_verified = coalesce(excluded.last_verified, service_state.last_verified)`,
-      [r.slug, JSON.stringify(status), reached],
-    );
+    await saveServiceState(tx, r.slug, status, reached);
   });
   return { ...result, url: link.url, checked_at: checkedAt };
+}
+
+/** What the service page and `last_verified` show of a record: its primary link's latest check. */
+export interface ServiceLinkStatus {
+  outcome: string;
+  http_status: number | null;
+  final_url: string | null;
+  checked_at: string;
+}
+
+/**
+ * Records a service's primary-link outcome; `lastVerified` (when the link was last reached) is
+ * kept from an earlier check when this one did not reach it.
+ */
+export async function saveServiceState(
+  q: Queryable,
+  slug: string,
+  status: ServiceLinkStatus,
+  lastVerified: string | null,
+): Promise<void> {
+  await q.query(
+    `insert into service_state (slug, link_status, last_verified) values ($1, $2::jsonb, $3)
+     on conflict (slug) do update set link_status = excluded.link_status,
+       last_verified = coalesce(excluded.last_verified, service_state.last_verified)`,
+    [slug, JSON.stringify(status), lastVerified],
+  );
 }

@@ -20,7 +20,7 @@ export function notFoundPage(path: string): string {
 <p>There is nothing at <code>${path}</code>. The address may be mistyped, or the page may have moved.</p>
 <ul class="link-list">
 <li><a href="/">Clean up your inbox</a>: find the newsletters and lists you no longer read</li>
-<li><a href="/services">Find how to cancel a subscription</a>: step-by-step guides for 200+ services</li>
+<li><a href="/services">Find how to cancel a subscription</a>: step-by-step guides for hundreds of services</li>
 <li><a href="/blog/">Read the blog</a></li>
 </ul></section>`,
   });

@@ -8,32 +8,22 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { loadBlog } from '../../src/web/blog/content.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import {
-  describeViolations,
-  freePort,
-  launchChromium,
-  outsideViewport,
-  seriousAxeViolations,
-  watchedPage,
-} from '../helpers/browser.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { describeViolations, outsideViewport, seriousAxeViolations, watchedPage } from '../helpers/browser.ts';
+import { type SiteBrowser, startSiteBrowser } from '../helpers/site-browser.ts';
 
 let t: TestApp;
 let base: string;
 let browser: Browser;
 
+let site: SiteBrowser;
+
 before(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  t = await startTestApp({ env: { BASE_URL: base, LOG_LEVEL: 'warn' }, runtime: { worker: false } });
-  await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await launchChromium();
+  site = await startSiteBrowser();
+  ({ t, base, browser } = site);
 });
 
-after(async () => {
-  await browser?.close();
-  await t?.close();
-});
+after(() => site?.close());
 
 // A service page of each shape: many links and no exits (Netflix), phone/letter/chat exits and
 // rights (Sky), a long friction table and fees (Adobe), a record with prices when one has them.

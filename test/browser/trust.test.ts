@@ -9,35 +9,28 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { loadBlog } from '../../src/web/blog/content.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
 import {
   describeViolations,
-  freePort,
-  launchChromium,
   overflowPx,
   SCREENSHOTS_DIR,
   seriousAxeViolations,
   watchedPage,
   wideElements,
 } from '../helpers/browser.ts';
+import { type SiteBrowser, startSiteBrowser } from '../helpers/site-browser.ts';
 
-let t: TestApp;
 let base: string;
 let browser: Browser;
 
+let site: SiteBrowser;
+
 before(async () => {
   mkdirSync(SCREENSHOTS_DIR, { recursive: true });
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  t = await startTestApp({ env: { BASE_URL: base, LOG_LEVEL: 'warn' }, runtime: { worker: false } });
-  await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await launchChromium();
+  site = await startSiteBrowser();
+  ({ base, browser } = site);
 });
 
-after(async () => {
-  await browser?.close();
-  await t?.close();
-});
+after(() => site?.close());
 
 const TRUST = ['/privacy', '/security', '/about'];
 

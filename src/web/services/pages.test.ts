@@ -6,6 +6,7 @@ import { waitFor } from '../../../test/helpers/wait-for.ts';
 import { childrenNamed, parseXml } from '../../../test/helpers/xml.ts';
 import { catalogFrom } from '../../catalog/load.ts';
 import { AXES } from '../../catalog/vocabulary.ts';
+import { saveServiceState } from '../../linkcheck/service-check.ts';
 import { DEFAULT_LAYOUT, pointsAttr, radarPoints } from './radar.ts';
 import { servicePage } from './service-page.ts';
 
@@ -153,19 +154,16 @@ describe('/services/{slug}', () => {
     assert.match(before.body, /has not been checked yet/);
     // Written as a link-check worker of another instance on the same database would: this
     // process learns of it when its snapshot next refreshes (within STATE_MAX_AGE_MS).
-    await t.db.query(
-      `insert into service_state (slug, link_status, last_verified) values ($1, $2::jsonb, $3)
-       on conflict (slug) do update set link_status = excluded.link_status, last_verified = excluded.last_verified`,
-      [
-        'spotify',
-        JSON.stringify({
-          outcome: 'ok',
-          http_status: 200,
-          final_url: 'https://www.spotify.com/account',
-          checked_at: '2026-11-20T10:15:00.000Z',
-        }),
-        '2026-11-20T10:15:00.000Z',
-      ],
+    await saveServiceState(
+      t.db,
+      'spotify',
+      {
+        outcome: 'ok',
+        http_status: 200,
+        final_url: 'https://www.spotify.com/account',
+        checked_at: '2026-11-20T10:15:00.000Z',
+      },
+      '2026-11-20T10:15:00.000Z',
     );
     const body = await waitFor(async () => {
       const page = (await get('/services/spotify')).body;

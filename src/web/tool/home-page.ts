@@ -76,7 +76,7 @@ const HOW = html`<section class="how" aria-labelledby="how-title"><h2 id="how-ti
 </section>`;
 
 const GUIDES = html`<section class="guides-teaser card" aria-labelledby="guides-title"><h2 id="guides-title">Paying for something you want to stop?</h2>
-<p>Step-by-step cancellation guides for 200+ services, with the traps to avoid and how hard each one makes it to leave.</p>
+<p>Step-by-step cancellation guides for hundreds of services, with the traps to avoid and how hard each one makes it to leave.</p>
 <form class="inline-search" role="search" action="/services" method="get"><label for="service-q" class="visually-hidden">Service name</label>
 <input id="service-q" name="q" type="search" placeholder="e.g. Netflix, Adobe, gym" autocomplete="off"><button class="button secondary" type="submit">Find a guide</button></form></section>`;
 
