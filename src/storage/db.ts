@@ -44,6 +44,11 @@ export async function openPglite(dir: string | undefined): Promise<Db> {
     startParams: PGLITE_START_PARAMS,
     ...(!dir && image ? { loadDataDir: new Blob([image]) } : {}),
   });
+  return pgliteDb(lite);
+}
+
+/** The Db interface over an open PGlite instance; closing it closes the instance. */
+export function pgliteDb(lite: PGlite): Db {
   const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
       const r = await q.query<T>(sql, params as unknown[]);

@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { openPglite } from './db.ts';
 import { createFromImage, imagePath, pgliteVersion, readImage } from './image.ts';
+import { QUEUE, SWEEP_QUEUE } from '../linkcheck/queue.ts';
 import { openStorage } from './index.ts';
+import { migrationFiles } from './migrate.ts';
 
 const dirs: string[] = [];
 const tempDir = async () => {
@@ -43,6 +45,24 @@ describe('prepared data directory', () => {
     const { rows } = await db.query<{ n: number }>('select count(*)::int as n from schema_migrations');
     assert.ok(rows[0]!.n > 0, 'migrations were applied and kept');
     await db.close();
+  });
+
+  test('the image holds every migration and the job queue schema (npm run db:image after adding one)', async () => {
+    const db = await openPglite(undefined);
+    try {
+      const { rows } = await db.query<{ name: string }>('select name from schema_migrations order by name');
+      assert.deepEqual(
+        rows.map((r) => r.name),
+        await migrationFiles(),
+      );
+      const queues = await db.query<{ name: string }>('select name from pgboss.queue order by name');
+      assert.deepEqual(
+        queues.rows.map((r) => r.name),
+        [QUEUE, SWEEP_QUEUE].sort(),
+      );
+    } finally {
+      await db.close();
+    }
   });
 
   test('an in-memory database starts from the image too', async () => {

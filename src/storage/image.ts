@@ -9,7 +9,7 @@
  * installed @electric-sql/pglite version, and with no image for that version the caller lets PGlite
  * run initdb as before.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { findPackageJSON } from 'node:module';
 import { dirname, join, normalize, sep } from 'node:path';
@@ -76,10 +76,21 @@ export async function createFromImage(dir: string, image: Buffer | null): Promis
  * Unpacks a POSIX ustar archive (IEEE Std 1003.1-2001, "pax" format's base) of regular files and
  * directories into `root`. Anything else (links, pax headers, paths leaving `root`) is refused:
  * the only archives read here are images this repository made.
+ *
+ * The ~970 files are written synchronously, each directory made once: one awaited write per file
+ * (a round trip through libuv's thread pool each, and an mkdir before every one) took ~870 ms of a
+ * first start; this takes ~80-110 ms (docs/benchmarks.md, "First start"). Nothing else is running
+ * yet while a new data directory is made, so blocking the thread costs no one anything.
  */
 export async function untar(tar: Buffer, root: string): Promise<number> {
   let offset = 0;
   let files = 0;
+  const made = new Set<string>();
+  const dir = (path: string) => {
+    if (made.has(path)) return;
+    mkdirSync(path, { recursive: true, mode: 0o700 });
+    made.add(path);
+  };
   const field = (at: number, len: number) => {
     const raw = tar.subarray(offset + at, offset + at + len);
     const end = raw.indexOf(0);
@@ -97,10 +108,10 @@ export async function untar(tar: Buffer, root: string): Promise<number> {
     const target = join(root, path);
     offset += 512;
     if (type === '5') {
-      await mkdir(target, { recursive: true, mode: 0o700 });
+      dir(target);
     } else if (type === '0') {
-      await mkdir(dirname(target), { recursive: true, mode: 0o700 });
-      await writeFile(target, tar.subarray(offset, offset + size), { mode: 0o600 });
+      dir(dirname(target));
+      writeFileSync(target, tar.subarray(offset, offset + size), { mode: 0o600 });
       files++;
     } else {
       throw new ImageError(

@@ -10,8 +10,13 @@ import type { Db } from './db.ts';
 const DIR = join(import.meta.dirname, 'migrations');
 const LOCK_KEY = 0x6f70746f; // "opto"
 
+/** The migration files, in the order they apply. */
+export async function migrationFiles(): Promise<string[]> {
+  return (await readdir(DIR)).filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f)).sort();
+}
+
 export async function migrate(db: Db): Promise<string[]> {
-  const files = (await readdir(DIR)).filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f)).sort();
+  const files = await migrationFiles();
   return db.transaction(async (tx) => {
     await tx.query('select pg_advisory_xact_lock($1)', [LOCK_KEY]);
     await tx.exec(
