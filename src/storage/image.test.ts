@@ -4,9 +4,9 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { QUEUE, SWEEP_QUEUE } from '../linkcheck/queue.ts';
 import { openPglite } from './db.ts';
 import { createFromImage, imagePath, pgliteVersion, readImage } from './image.ts';
-import { QUEUE, SWEEP_QUEUE } from '../linkcheck/queue.ts';
 import { openStorage } from './index.ts';
 import { migrationFiles } from './migrate.ts';
 

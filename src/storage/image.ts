@@ -10,7 +10,7 @@
  * run initdb as before.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { findPackageJSON } from 'node:module';
 import { dirname, join, normalize, sep } from 'node:path';
 import { gunzipSync } from 'node:zlib';
