@@ -7,7 +7,7 @@
  * without any token in it.
  */
 import type { FastifyBaseLogger as Logger } from 'fastify';
-import * as oidc from 'openid-client';
+import type * as oidc from 'openid-client';
 import { type OAuthFailure, oauthFailure } from './errors.ts';
 import type { OAuthSettings } from './settings.ts';
 
@@ -47,13 +47,18 @@ export interface OAuthClient {
   failure(err: unknown, grant: Grant): OAuthFailure;
 }
 
+/**
+ * openid-client (with jose beneath it, ~50 modules) loads with the first sign-in, not with every
+ * start of a service that may never be configured for one (docs/benchmarks.md, "First start").
+ */
+export const openidClient = () => import('openid-client');
+
 /** HTTP requests to the provider give up after this long (openid-client's default is 30 s). */
 const TIMEOUT_S = 15;
 
 export function createOAuthClient(settings: OAuthSettings, logger: Logger): OAuthClient {
   let discovered: oidc.Configuration | null = null;
   let pending: Promise<oidc.Configuration> | null = null;
-  const clientAuth = settings.clientSecret ? oidc.ClientSecretPost(settings.clientSecret) : oidc.None();
 
   function failure(err: unknown, grant: Grant): OAuthFailure {
     const e = err as { name?: string; code?: string; error?: string; status?: number; cause?: unknown };
@@ -76,6 +81,8 @@ export function createOAuthClient(settings: OAuthSettings, logger: Logger): OAut
 
   async function configuration(): Promise<Result<{ config: oidc.Configuration }>> {
     if (discovered) return { ok: true, config: discovered };
+    const oidc = await openidClient();
+    const clientAuth = settings.clientSecret ? oidc.ClientSecretPost(settings.clientSecret) : oidc.None();
     // One discovery at a time; a failed one is not cached, so the next call tries again.
     pending ??= oidc.discovery(new URL(settings.issuer), settings.clientId ?? '', undefined, clientAuth, {
       timeout: TIMEOUT_S,
@@ -108,6 +115,7 @@ export function createOAuthClient(settings: OAuthSettings, logger: Logger): OAut
     async authorizationUrl({ state, nonce, verifier }) {
       const c = await configuration();
       if (!c.ok) return c;
+      const oidc = await openidClient();
       const url = oidc.buildAuthorizationUrl(c.config, {
         redirect_uri: settings.redirectUri,
         scope: settings.scopes.join(' '),
@@ -122,6 +130,7 @@ export function createOAuthClient(settings: OAuthSettings, logger: Logger): OAut
     async exchangeCode(callback, { state, nonce, verifier }) {
       const c = await configuration();
       if (!c.ok) return c;
+      const oidc = await openidClient();
       try {
         const r = await oidc.authorizationCodeGrant(c.config, callback, {
           pkceCodeVerifier: verifier,
@@ -137,6 +146,7 @@ export function createOAuthClient(settings: OAuthSettings, logger: Logger): OAut
     async refresh(refreshToken) {
       const c = await configuration();
       if (!c.ok) return c;
+      const oidc = await openidClient();
       try {
         return { ok: true, tokens: toTokens(await oidc.refreshTokenGrant(c.config, refreshToken)) };
       } catch (err) {
@@ -146,6 +156,7 @@ export function createOAuthClient(settings: OAuthSettings, logger: Logger): OAut
     async revoke(token) {
       const c = await configuration();
       if (!c.ok || !c.config.serverMetadata().revocation_endpoint) return;
+      const oidc = await openidClient();
       await oidc.tokenRevocation(c.config, token).catch((err: unknown) => failure(err, 'revocation'));
     },
     async endSessionUrl(idToken, returnTo) {
@@ -153,6 +164,7 @@ export function createOAuthClient(settings: OAuthSettings, logger: Logger): OAut
       if (!c.ok || !c.config.serverMetadata().end_session_endpoint) return null;
       const params: Record<string, string> = { post_logout_redirect_uri: returnTo };
       if (idToken) params.id_token_hint = idToken;
+      const oidc = await openidClient();
       return oidc.buildEndSessionUrl(c.config, params).href;
     },
   };

@@ -11,9 +11,9 @@
  *   if (started.ok) { show(started.flow.user_code, started.flow.verification_uri);
  *     const r = await started.flow.result; }   // r.ok → r.account
  */
-import * as oidc from 'openid-client';
+import type * as oidc from 'openid-client';
 import { createAccount, type OAuthAccount } from './account.ts';
-import type { OAuthClient, Result } from './client.ts';
+import { type OAuthClient, openidClient, type Result } from './client.ts';
 import { oauthFailure } from './errors.ts';
 
 export interface DeviceSignIn {
@@ -39,9 +39,10 @@ const MAX_BACKOFF_S = 60;
 export async function startDeviceSignIn(client: OAuthClient): Promise<Result<{ flow: DeviceSignIn }>> {
   const c = await client.configuration();
   if (!c.ok) return c;
+  const { initiateDeviceAuthorization, pollDeviceAuthorizationGrant } = await openidClient();
   let answer: oidc.DeviceAuthorizationResponse;
   try {
-    answer = await oidc.initiateDeviceAuthorization(c.config, { scope: client.settings.scopes.join(' ') });
+    answer = await initiateDeviceAuthorization(c.config, { scope: client.settings.scopes.join(' ') });
   } catch (err) {
     return client.failure(err, 'device');
   }
@@ -63,7 +64,7 @@ export async function startDeviceSignIn(client: OAuthClient): Promise<Result<{ f
         return oauthFailure(unreachable ? 'OAUTH_PROVIDER_UNAVAILABLE' : 'OAUTH_DEVICE_CODE_EXPIRED');
       }
       try {
-        const tokens = await oidc.pollDeviceAuthorizationGrant(config, { ...answer, interval: wait }, undefined, {
+        const tokens = await pollDeviceAuthorizationGrant(config, { ...answer, interval: wait }, undefined, {
           signal: AbortSignal.any([cancelled.signal, AbortSignal.timeout(deadline - Date.now())]),
         });
         return createAccount(client, client.toTokens(tokens));

@@ -10,9 +10,9 @@
  * error page or raw answer. Responses that set or clear a cookie are never cached.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import * as oidc from 'openid-client';
 import type { Config } from '../config.ts';
 import { createAccount } from './account.ts';
+import { openidClient } from './client.ts';
 import type { OAuthErrorCode } from './errors.ts';
 import type { OAuthService } from './service.ts';
 import { flowCookie, readCookie, sessionCookie } from './sessions.ts';
@@ -36,6 +36,7 @@ export async function oauthRoutes(app: FastifyInstance, { config, oauth }: OAuth
 
   app.get('/auth/microsoft/start', { schema: { hide: true } }, async (req, reply) => {
     if (!client) return back(reply, 'OAUTH_NOT_CONFIGURED');
+    const oidc = await openidClient();
     const checks = {
       state: oidc.randomState(),
       nonce: oidc.randomNonce(),

@@ -1,6 +1,6 @@
 /**
- * The blog's articles: content/blog/<slug>.md with YAML front matter, read and rendered
- * once at start (markdown-it with raw HTML off, so an article cannot inject markup).
+ * The blog's articles: content/blog/<slug>.md with YAML front matter, read and checked at
+ * start, each rendered once when first served (markdown-it with raw HTML off, so an article cannot inject markup).
  * A malformed article stops the start with the file named, like a bad catalog record.
  */
 import { readdir, readFile } from 'node:fs/promises';
@@ -78,7 +78,18 @@ export function parseArticle(file: string, source: string): Article {
     throw new Error(`${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }
   const body = m[2]!;
-  return { ...parsed.data, html: md.render(body), words: body.split(/\s+/).filter(Boolean).length };
+  // Rendered when a page or the feed first asks: ~30 ms of every start otherwise, for articles
+  // that a process may never serve (docs/benchmarks.md, "First start"). markdown-it with raw HTML
+  // off renders any text; the front matter above is what can be malformed, and is checked now.
+  let html: string | undefined;
+  return {
+    ...parsed.data,
+    get html() {
+      html ??= md.render(body);
+      return html;
+    },
+    words: body.split(/\s+/).filter(Boolean).length,
+  };
 }
 
 export async function loadBlog(dir = BLOG_DIR): Promise<Blog> {
