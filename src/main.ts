@@ -56,7 +56,11 @@ async function main() {
   }
   const logger = createLogger(config.logLevel);
   // Reading the catalog is CPU in this thread; opening PGlite is mostly not: overlap them.
-  const [read, opened] = await Promise.allSettled([loadCatalog(), openStorage(config)]);
+  const [read, opened] = await Promise.allSettled([
+    // the validated catalog is kept beside the compile cache between starts (catalog/snapshot.ts)
+    loadCatalog(undefined, { snapshotDir: module.getCompileCacheDir?.() }),
+    openStorage(config),
+  ]);
   if (read.status === 'rejected') {
     if (opened.status === 'fulfilled') await opened.value.close();
     throw read.reason;

@@ -11,6 +11,7 @@ import { computeFriction, type FrictionResult } from './friction/compute.ts';
 import type { ServiceRecord } from './record.schema.ts';
 import { type Rights, validateRights } from './rights.ts';
 import { type SearchKeys, searchKeys } from './search.ts';
+import { readSnapshot, snapshotFile, writeSnapshot } from './snapshot.ts';
 import { type CatalogIssue, formatIssue, validateCatalog, validateRecord } from './validate.ts';
 import { CategorySlug } from './vocabulary.ts';
 
@@ -44,14 +45,37 @@ export class CatalogInvalidError extends Error {
   }
 }
 
-export async function loadCatalog(dir = CATALOG_DIR): Promise<Catalog> {
+export interface LoadOptions {
+  /**
+   * keep the validated catalog here between starts, and use it when nothing it was made from
+   * changed (snapshot.ts); main.ts passes Node's compile-cache directory
+   */
+  snapshotDir?: string;
+}
+
+export async function loadCatalog(dir = CATALOG_DIR, opts: LoadOptions = {}): Promise<Catalog> {
   const serviceDir = join(dir, 'services');
   const files = (await readdir(serviceDir)).filter((f) => f.endsWith('.json')).sort();
-  const issues: CatalogIssue[] = [];
-  const good: { file: string; record: ServiceRecord }[] = [];
+  const rightsFiles = await jsonFiles(join(dir, 'rights'));
   // read side by side (the thread pool), checked in order: a read after each check left the
   // start waiting on one file at a time (bench/api, start to ready)
-  const raws = await Promise.all(files.map((f) => readFile(join(serviceDir, f), 'utf8')));
+  const [raws, rightsRaws, categoriesRaw] = await Promise.all([
+    Promise.all(files.map((f) => readFile(join(serviceDir, f), 'utf8'))),
+    Promise.all(rightsFiles.map((f) => readFile(join(dir, 'rights', f), 'utf8'))),
+    readFile(join(dir, 'categories.json'), 'utf8'),
+  ]);
+  let snapshot: string | undefined;
+  if (opts.snapshotDir) {
+    const texts = new Map<string, string>([['categories.json', categoriesRaw]]);
+    for (const [i, f] of files.entries()) texts.set(`services/${f}`, raws[i]!);
+    for (const [i, f] of rightsFiles.entries()) texts.set(`rights/${f}`, rightsRaws[i]!);
+    snapshot = await snapshotFile(opts.snapshotDir, texts);
+    const kept = await readSnapshot(snapshot);
+    if (kept) return kept;
+  }
+
+  const issues: CatalogIssue[] = [];
+  const good: { file: string; record: ServiceRecord }[] = [];
   for (const [i, f] of files.entries()) {
     const file = `catalog/services/${f}`;
     const raw = raws[i]!;
@@ -68,20 +92,22 @@ export async function loadCatalog(dir = CATALOG_DIR): Promise<Catalog> {
   }
   issues.push(...validateCatalog(good));
   const rights = new Map<string, Rights>();
-  for (const f of await jsonFiles(join(dir, 'rights'))) {
+  for (const [i, f] of rightsFiles.entries()) {
     const file = `catalog/rights/${f}`;
-    const { rights: r, issues: own } = validateRights(file, JSON.parse(await readFile(join(dir, 'rights', f), 'utf8')));
+    const { rights: r, issues: own } = validateRights(file, JSON.parse(rightsRaws[i]!));
     issues.push(...own);
     if (r) rights.set(r.region, r);
   }
-  const categories = CategoriesSchema.parse(JSON.parse(await readFile(join(dir, 'categories.json'), 'utf8')));
+  const categories = CategoriesSchema.parse(JSON.parse(categoriesRaw));
   if (issues.length) throw new CatalogInvalidError(issues);
 
-  return catalogFrom(
+  const catalog = catalogFrom(
     good.map((g) => g.record),
     categories,
     rights,
   );
+  if (snapshot) await writeSnapshot(snapshot, catalog);
+  return catalog;
 }
 
 async function jsonFiles(dir: string): Promise<string[]> {
