@@ -25,12 +25,42 @@ const applied = await migrate(db);
 // no schedule: each start writes its own (queue.ts); the image only carries the tables
 const queue = await openQueue(db, pino({ level: 'silent' }), { schedule: null });
 await queue.stop();
+// Creating a file costs ~0.7 ms of kernel time here (docs/benchmarks.md, "First start"), and the
+// first start writes every file of the image: the image keeps only what the service opens. The
+// template databases serve CREATE DATABASE, which optout never runs (it uses `postgres`, PGlite's
+// default), and the free-space and visibility-map forks (_fsm, _vm) are optional: PostgreSQL
+// treats a missing one as empty and makes it when it first writes to it (fsm_readbuf in
+// src/backend/storage/freespace/freespace.c, vm_readbuf in src/backend/access/heap/visibilitymap.c;
+// image.test.ts checks that VACUUM writes both again).
+await lite.exec("update pg_database set datistemplate = false where datname in ('template0', 'template1')");
+await lite.exec('drop database template0');
+await lite.exec('drop database template1');
 // a clean shutdown checkpoint first, so the dump needs no recovery when it is opened
 await lite.exec('checkpoint');
-const tar = Buffer.from(await (await lite.dumpDataDir('none')).arrayBuffer());
+const dump = Buffer.from(await (await lite.dumpDataDir('none')).arrayBuffer());
+const tar = withoutEntries(dump, (name) => /_(fsm|vm)$/.test(name));
 await lite.close();
 const path = imagePath();
 await writeFile(path, gzipSync(tar, { level: 9 }));
 process.stdout.write(
   `${path}: PGlite ${pgliteVersion()}, ${applied.length} migrations and the job queue's schema, ${tar.length} bytes unpacked\n`,
 );
+
+/** The ustar archive `tar` without the file entries whose name matches `drop`. */
+function withoutEntries(tar: Buffer, drop: (name: string) => boolean): Buffer {
+  const kept: Buffer[] = [];
+  let offset = 0;
+  while (offset + 512 <= tar.length && !tar.subarray(offset, offset + 512).every((b) => b === 0)) {
+    const header = tar.subarray(offset, offset + 512);
+    const text = (at: number, len: number) =>
+      header
+        .subarray(at, at + len)
+        .toString('utf8')
+        .replace(/\0.*$/s, '');
+    const size = Number.parseInt(text(124, 12).trim() || '0', 8);
+    const length = 512 + Math.ceil(size / 512) * 512;
+    if (!drop(text(0, 100))) kept.push(tar.subarray(offset, offset + length));
+    offset += length;
+  }
+  return Buffer.concat([...kept, Buffer.alloc(1024)]);
+}
