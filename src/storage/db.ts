@@ -5,7 +5,7 @@
  */
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { createFromImage, readImage } from './image.ts';
+import { createFromImage, isNewDir, readImage } from './image.ts';
 import { isDatabaseUnavailable } from './unavailable.ts';
 
 export interface Queryable {
@@ -37,7 +37,8 @@ const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers
 
 export async function openPglite(dir: string | undefined): Promise<Db> {
   // A new database is unpacked from the prepared image rather than made by initdb (image.ts).
-  const image = await readImage();
+  // The image is read only for a directory still to be made: an existing one is just opened.
+  const image = !dir || (await isNewDir(dir)) ? await readImage() : null;
   if (dir) await createFromImage(dir, image);
   // memory:// when no dir: used by unit tests that want a throwaway database.
   const lite = await PGlite.create(dir ?? 'memory://', {

@@ -43,7 +43,7 @@ export async function readImage(): Promise<Buffer | null> {
 }
 
 /** A directory that is missing or empty; anything else is left to PGlite as it is. */
-async function isNewDir(dir: string): Promise<boolean> {
+export async function isNewDir(dir: string): Promise<boolean> {
   try {
     return (await readdir(dir)).length === 0;
   } catch (err) {

@@ -67,8 +67,24 @@ export function blogRoutes(app: FastifyInstance, { config, blog }: { config: Con
   const sendHtml = (reply: FastifyReply, body: string) =>
     reply.type('text/html; charset=utf-8').header('cache-control', CACHE).send(body);
   const index = indexPage(config, blog);
-  const pages = new Map(blog.articles.map((a) => [a.slug, articlePage(config, blog, a)]));
-  const feed = atomFeed(config, blog);
+  // Each article's page and the feed are rendered when first asked for, then kept: rendering the
+  // Markdown of every article took ~75 ms of each start (docs/benchmarks.md, "First start").
+  const pages = new Map<string, string>();
+  const page = (slug: string) => {
+    const article = blog.bySlug.get(slug);
+    if (!article) return undefined;
+    let body = pages.get(slug);
+    if (body === undefined) {
+      body = articlePage(config, blog, article);
+      pages.set(slug, body);
+    }
+    return body;
+  };
+  let feed: string | undefined;
+  const atom = () => {
+    feed ??= atomFeed(config, blog);
+    return feed;
+  };
 
   // The router ignores trailing slashes; the published addresses have one, so the bare
   // form redirects to it rather than serving a second copy.
@@ -80,11 +96,11 @@ export function blogRoutes(app: FastifyInstance, { config, blog }: { config: Con
   };
   app.get('/blog/', { schema: { hide: true } }, (req, reply) => (slashed(req, reply) ? reply : sendHtml(reply, index)));
   app.get<{ Params: { slug: string } }>('/blog/:slug/', { schema: { hide: true } }, (req, reply) => {
-    const body = pages.get(req.params.slug);
+    const body = page(req.params.slug);
     if (!body) return reply.callNotFound();
     return slashed(req, reply) ? reply : sendHtml(reply, body);
   });
   app.get('/blog/feed.xml', { schema: { hide: true } }, (_req, reply) =>
-    reply.type('application/atom+xml; charset=utf-8').header('cache-control', CACHE).send(feed),
+    reply.type('application/atom+xml; charset=utf-8').header('cache-control', CACHE).send(atom()),
   );
 }
