@@ -139,6 +139,7 @@ async function linkChecks(engine: 'pglite' | 'postgres') {
   const db = await openStorage(config);
   await syncCatalog(db, catalog);
   const runtime = await createRuntime({ config, db, catalog, logger });
+  await runtime.queue.open();
   await fetch(`${origin}/_stats`);
   try {
     const started = performance.now();

@@ -77,7 +77,7 @@ async function main() {
   phase('app');
 
   let stopping = false;
-  const stop = async (signal: string) => {
+  const stop = async (signal: string, exitCode = 0) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal, drain_ms: config.drainMs }, 'shutting down');
@@ -97,7 +97,7 @@ async function main() {
       await runtime.close();
       await db.close();
       logger.info('stopped');
-      process.exit(0);
+      process.exit(exitCode);
     } catch (err) {
       logger.error({ err }, 'error while shutting down');
       process.exit(1);
@@ -112,6 +112,15 @@ async function main() {
   logger.info(
     { address, url: config.baseUrl, storage: db.kind, services: catalog.entries.length, startup_ms: startup },
     'optout is listening',
+  );
+  // The link-check queue opens once the server listens (linkcheck/deferred.ts); one that cannot
+  // open stops the service as a failed start would.
+  runtime.queue.open().then(
+    () => logger.info({ ms_since_start: Math.round(performance.now()) }, 'link-check queue open'),
+    (err: unknown) => {
+      logger.error({ err }, 'the link-check queue could not be opened; stopping');
+      void stop('link-check queue failure', 1);
+    },
   );
 }
 

@@ -24,7 +24,8 @@ import {
 import { createReadiness, type Readiness } from './health/readiness.ts';
 import { createRateLimit, purgeExpiredRateLimits, type RateLimit } from './http/rate-limit.ts';
 import { type AttemptLimits, createAttemptLimits } from './limits/attempt-limits.ts';
-import { DEFAULT_TIMING, type JobQueue, openQueue, type QueueTiming } from './linkcheck/queue.ts';
+import { type LinkCheckQueue, queueWhenOpen } from './linkcheck/deferred.ts';
+import { DEFAULT_TIMING, openQueue, type QueueTiming } from './linkcheck/queue.ts';
 import { linkCheckHandler, sweepHandler } from './linkcheck/worker.ts';
 import { createOAuthService, type OAuthService } from './oauth/service.ts';
 import { createOutboundGuard, type OutboundGuard } from './outbound/guard.ts';
@@ -43,7 +44,8 @@ export interface Runtime {
   limits: { guide: RateLimit; linkCheck: RateLimit };
   /** failed sign-ins, scans, unsubscribes and /ws connections per address or client IP (src/limits/) */
   attempts: AttemptLimits;
-  queue: JobQueue;
+  /** the link-check queue; main.ts opens it (`queue.open()`) once the server listens */
+  queue: LinkCheckQueue;
   guides: GuideService;
   quota: ScanQuota;
   channel: ChannelSettings;
@@ -82,23 +84,27 @@ export async function createRuntime(
   const { config, db, catalog, logger } = deps;
   const guard = createOutboundGuard({ allowHosts: config.outboundAllowHosts });
   const states = createServiceStates(db);
-  const queue = await openQueue(db, logger, {
-    timing: opts.queueTiming ?? DEFAULT_TIMING,
-    schedule: config.linkCheckSchedule,
+  // Opened by main.ts once the server listens (linkcheck/deferred.ts), or by the first request for it.
+  const queue = queueWhenOpen(async () => {
+    const opened = await openQueue(db, logger, {
+      timing: opts.queueTiming ?? DEFAULT_TIMING,
+      schedule: config.linkCheckSchedule,
+    });
+    if (opts.worker !== false) {
+      await opened.work(
+        linkCheckHandler({
+          db,
+          catalog,
+          guard,
+          logger,
+          userAgent: `optout-linkcheck/1.0 (+${config.baseUrl}/docs)`,
+          onRecorded: () => states.invalidate(),
+        }),
+        sweepHandler({ catalog, queue: opened, logger }),
+      );
+    }
+    return opened;
   });
-  if (opts.worker !== false) {
-    await queue.work(
-      linkCheckHandler({
-        db,
-        catalog,
-        guard,
-        logger,
-        userAgent: `optout-linkcheck/1.0 (+${config.baseUrl}/docs)`,
-        onRecorded: () => states.invalidate(),
-      }),
-      sweepHandler({ catalog, queue, logger }),
-    );
-  }
   const llm = createLlmClient(config.llm);
   const guides = createGuideService({
     db,

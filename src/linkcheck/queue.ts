@@ -18,7 +18,7 @@
  * occurrence. The sweep queues a check of every service; the checks then spread over the
  * workers of every instance like any other job.
  */
-import { fromPglite, PgBoss } from 'pg-boss';
+import type { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Db } from '../storage/index.ts';
 import { WEEKLY_CRON } from './schedule.ts';
@@ -90,6 +90,8 @@ export async function openQueue(db: Db, logger: Logger, opts: QueueOptions = {})
       : {}),
     useListenNotify: true,
   };
+  // loaded here, not with the module: the queue opens after the server listens (deferred.ts)
+  const { fromPglite, PgBoss } = await import('pg-boss');
   const boss = db.lite
     ? new PgBoss({ ...common, db: fromPglite(db.lite), backend: 'pglite' })
     : new PgBoss({ ...common, connectionString: db.url, max: 4 });

@@ -17,7 +17,7 @@ const Queued = z.object({
 
 export interface LinkCheckRouteOptions {
   catalog: Catalog;
-  queue: JobQueue;
+  queue: Pick<JobQueue, 'enqueue'>;
   limit: RateLimit;
 }
 

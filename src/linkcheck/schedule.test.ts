@@ -34,8 +34,11 @@ async function twoInstances(schedule: string | undefined, slugs: string[], worke
   await migrate(dbs[0]!);
   await syncCatalog(dbs[0]!, catalog);
   const runtimes: Awaited<ReturnType<typeof createRuntime>>[] = [];
-  for (const db of dbs)
-    runtimes.push(await createRuntime({ config, db, catalog, logger: silent }, { queueTiming: FAST, worker }));
+  for (const db of dbs) {
+    const runtime = await createRuntime({ config, db, catalog, logger: silent }, { queueTiming: FAST, worker });
+    await runtime.queue.open();
+    runtimes.push(runtime);
+  }
   return {
     target,
     catalog,
@@ -62,6 +65,7 @@ describe('the link-check schedule', () => {
         { config: loadConfig({ LINK_CHECK_SCHEDULE: 'off' }), db: t.db, catalog: t.catalog, logger: silent },
         { worker: false, queueTiming: FAST },
       );
+      await off.queue.open();
       await off.close();
       assert.deepEqual(await schedules(t.db), []);
       assert.equal(t.target.seen.length, 0, 'nothing came due');

@@ -13,7 +13,7 @@ import { bundleClient } from './client-bundle.ts';
 
 export interface Asset {
   body: Buffer;
-  gzip: Buffer;
+  readonly gzip: Buffer;
   type: string;
   hash: string;
 }
@@ -31,9 +31,15 @@ let loading: Promise<Map<string, Asset>> | undefined;
 
 function asset(text: string, type: string): Asset {
   const body = Buffer.from(text);
+  // compressed when first asked for: gzip at level 9 of the stylesheet and both scripts was
+  // ~20 ms of every start (docs/benchmarks.md, "First start")
+  let gzip: Buffer | undefined;
   return {
     body,
-    gzip: gzipSync(body, { level: 9 }),
+    get gzip() {
+      gzip ??= gzipSync(body, { level: 9 });
+      return gzip;
+    },
     type,
     hash: createHash('sha256').update(body).digest('hex').slice(0, 12),
   };

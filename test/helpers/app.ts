@@ -56,6 +56,8 @@ export async function startTestApp(opts: StartOptions = {}): Promise<TestApp> {
   const catalog = opts.catalog ?? (await testCatalog());
   await syncCatalog(db, catalog);
   const runtime = await createRuntime({ config, db, catalog, logger }, opts.runtime);
+  // tests start from an open queue; the service opens it once it listens (src/linkcheck/deferred.ts)
+  await runtime.queue.open();
   const app = await buildApp({ config, db, catalog, logger, runtime });
   opts.setup?.(app, runtime);
   await app.ready();

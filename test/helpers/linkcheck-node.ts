@@ -26,6 +26,7 @@ const runtime = await createRuntime(
   { config, db, catalog, logger },
   { queueTiming: { pollingIntervalSeconds: 0.5, heartbeatSeconds: 10, superviseIntervalSeconds: 1 } },
 );
+await runtime.queue.open();
 if (process.env.ENQUEUE === '1') {
   const r = await runtime.queue.enqueue(slug);
   logger.info({ jobId: r.jobId }, 'enqueued');

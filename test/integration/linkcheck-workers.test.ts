@@ -36,6 +36,7 @@ describe('link checks with several workers on PostgreSQL', () => {
     await syncCatalog(dbA, catalog);
     const a = await createRuntime({ config, db: dbA, catalog, logger: silent }, { queueTiming: FAST });
     const b = await createRuntime({ config, db: dbB, catalog, logger: silent }, { queueTiming: FAST });
+    await Promise.all([a.queue.open(), b.queue.open()]);
     try {
       for (const slug of slugs) await (slug.endsWith('1') ? b : a).queue.enqueue(slug);
       const until = Date.now() + 30_000;
