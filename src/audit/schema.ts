@@ -41,6 +41,8 @@ export const AuditService = z.strictObject({
   /** billing messages found: receipts, invoices, renewal notices */
   receipts: Count,
   tier: z.string(),
+  /** the friction score (0–10, one decimal) `tier` derives from; shown with it as one badge (protocol 2.4) */
+  difficulty: z.number().min(0).max(10),
   guide_url: z.string(),
 });
 

@@ -27,6 +27,7 @@ export function auditCatalog(catalog: Catalog, baseUrl: string): AuditCatalog {
       name: r.name,
       aliases: r.aliases,
       tier: e.friction.tier,
+      difficulty: e.friction.difficulty,
       guide_url: `${baseUrl}/services/${r.slug}`,
       plan_periods: r.plans.map((p) => p.billing_period),
       plans: r.plans.map((p) => p.name),

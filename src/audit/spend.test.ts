@@ -7,6 +7,7 @@ const facts = (over: Partial<ServiceFacts> = {}): ServiceFacts => ({
   slug: 'netflix',
   name: 'Netflix',
   tier: 'easy',
+  difficulty: 2.4,
   guide_url: 'https://optout.example/services/netflix',
   plan_periods: ['P1M', 'P1Y'],
   ...over,
@@ -29,6 +30,8 @@ describe('spend per service', () => {
     assert.equal(s.monthly_amount, 10);
     assert.equal(s.last_charged, '2026-03-01T10:00:00.000Z');
     assert.equal(s.receipts, 2);
+    assert.equal(s.tier, 'easy', 'the catalog’s tier and the score it derives from come along');
+    assert.equal(s.difficulty, 2.4);
   });
 
   test('a weekly charge is 52/12 of it a month', () => {

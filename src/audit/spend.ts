@@ -18,6 +18,8 @@ export interface ServiceFacts {
   slug: string;
   name: string;
   tier: string;
+  /** the friction score the tier derives from */
+  difficulty: number;
   guide_url: string;
   /** the billing periods of the catalog record's plans */
   plan_periods: readonly string[];
@@ -45,6 +47,7 @@ export function serviceSpend(
     last_charged: charges[0]?.date.toISOString() ?? null,
     receipts: found.length,
     tier: facts.tier,
+    difficulty: facts.difficulty,
     guide_url: facts.guide_url,
   };
   if (!priced) return { ...base, amount: null, currency: null, billing_period: null, monthly_amount: null };

@@ -1,12 +1,12 @@
 /**
- * The /ws protocol, version 2.3 (docs/websocket.md): JSON text frames, each with `type`.
+ * The /ws protocol, version 2.4 (docs/websocket.md): JSON text frames, each with `type`.
  * Everything either side may send is defined once, here and in the modules this one gathers:
  * client-messages.ts, server-messages.ts, wire-subscription.ts and the error catalog errors.ts.
  * The server and the browser code (src/web/client/tool/) import these same definitions.
  */
 import type { z } from 'zod';
 
-export const PROTOCOL_VERSION = '2.3';
+export const PROTOCOL_VERSION = '2.4';
 
 export {
   AuditRequestMessage,

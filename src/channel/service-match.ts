@@ -11,7 +11,12 @@ export function serviceMatcher(catalog: Catalog): (domain: string) => ServiceMat
   const byDomain = new Map<string, ServiceMatch>();
   for (const e of catalog.entries) {
     for (const d of e.record.domains.email) {
-      byDomain.set(d, { slug: e.record.slug, name: e.record.name, tier: e.friction.tier });
+      byDomain.set(d, {
+        slug: e.record.slug,
+        name: e.record.name,
+        tier: e.friction.tier,
+        difficulty: e.friction.difficulty,
+      });
     }
   }
   return (domain) => {

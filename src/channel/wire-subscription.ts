@@ -35,7 +35,10 @@ export const Subscription = z.strictObject({
   auth: z.strictObject({ dkim: AuthVerdict, spf: AuthVerdict, dmarc: AuthVerdict }),
   mailboxes: z.array(z.string()),
   junk_only: z.boolean(),
-  service: z.strictObject({ slug: z.string(), name: z.string(), tier: z.string() }).nullable(),
+  /** `difficulty`: the friction score the tier derives from, shown with it as one badge (protocol 2.4) */
+  service: z
+    .strictObject({ slug: z.string(), name: z.string(), tier: z.string(), difficulty: z.number().min(0).max(10) })
+    .nullable(),
   /** with an earlier unsubscription from this list: its messages dated after it (protocol 2.3) */
   since_unsubscribe: z.int().nonnegative().optional(),
   unsubscribed_at: Iso.optional(),

@@ -159,8 +159,8 @@ test('junk_only is true only when every message sat in Junk; mailboxes are liste
 });
 
 test('service matching: the sender domain first, then parents down to two labels', () => {
-  const netflix = { slug: 'netflix', name: 'Netflix', tier: 'B' };
-  const shopMail = { slug: 'shop-mail', name: 'Shop Mail', tier: 'A' };
+  const netflix = { slug: 'netflix', name: 'Netflix', tier: 'easy', difficulty: 2.4 };
+  const shopMail = { slug: 'shop-mail', name: 'Shop Mail', tier: 'effortless', difficulty: 0.8 };
   const calls: string[] = [];
   const g = grouper({ 'netflix.com': netflix, 'mail.shop.example': shopMail, 'shop.example': netflix }, calls);
   const n = g.add(msg({ fromAddr: 'info@members.mailer.netflix.com' }))!;

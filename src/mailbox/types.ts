@@ -78,6 +78,8 @@ export interface ServiceMatch {
   slug: string;
   name: string;
   tier: string;
+  /** the friction score (0–10, one decimal) the tier derives from (docs/friction.md) */
+  difficulty: number;
 }
 
 /** A subscription as sent over /ws (docs/websocket.md). */

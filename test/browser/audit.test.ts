@@ -9,6 +9,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { verdictBadge } from '../../src/web/services/labels.ts';
+import { TIER_LABEL } from '../../src/web/shared/words.ts';
 import { listMessages } from '../fixtures/list-mail.ts';
 import { generateReceipts } from '../fixtures/receipt-mail.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -97,6 +99,15 @@ describe('the audit panel', () => {
         assert.equal(perMonth, money(want.monthly_amount!, want.currency!), want.slug);
       }
       assert.equal(count, String(want.receipts), want.slug);
+    }
+    // "Cancelling": each service's friction as one badge, tier word and score, as its service page shows it
+    for (const want of receipts.spend) {
+      const f = t.catalog.bySlug.get(want.slug)!.friction;
+      const cancelling = page.locator(`#audit-spend tr[data-slug="${want.slug}"] td[data-label="Cancelling"]`);
+      const badge = cancelling.locator('.verdict-badge');
+      assert.equal(await badge.getAttribute('class'), `verdict-badge tier-${f.tier}`, want.slug);
+      assert.equal((await cancelling.textContent())?.trim(), `${TIER_LABEL[f.tier]} ${f.difficulty.toFixed(1)}/10`);
+      assert.equal(await badge.evaluate((n) => n.outerHTML), verdictBadge(f.difficulty).value, want.slug);
     }
     const hellofresh = rows.find((r) => r.slug === 'hellofresh')!;
     assert.equal(hellofresh.cells[2], 'Weekly');

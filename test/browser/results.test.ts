@@ -11,6 +11,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, Page } from 'playwright-core';
+import { verdictBadge } from '../../src/web/services/labels.ts';
+import { TIER_LABEL } from '../../src/web/shared/words.ts';
 import { listMessages } from '../fixtures/list-mail.ts';
 import { byMailbox, generateMailbox, type MailboxTruth } from '../fixtures/mail-generator.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -216,10 +218,16 @@ describe('the results of a scan, in a browser', () => {
     assert.ok(paidExpected.length > 0, 'the generated mailbox has senders of catalog services');
     assert.deepEqual(paid.map((r) => r.key).sort(), paidExpected.sort());
     for (const { l } of scanned().filter((x) => x.l.service)) {
-      assert.equal(
-        await row(l.key).locator('td[data-label="Service"] a').getAttribute('href'),
-        `/services/${l.service}`,
-      );
+      const cell = row(l.key).locator('td[data-label="Service"]');
+      assert.equal(await cell.locator('a').getAttribute('href'), `/services/${l.service}`);
+      // the service's friction as one badge, tier word and score, exactly as its service page shows it
+      const slug = l.service!;
+      const f = t.catalog.bySlug.get(slug)!.friction;
+      const badge = cell.locator('.verdict-badge');
+      assert.equal(await badge.getAttribute('class'), `verdict-badge tier-${f.tier}`, slug);
+      assert.equal(await badge.locator('.tier-word').textContent(), TIER_LABEL[f.tier], slug);
+      assert.equal(await badge.locator('.tier-score').textContent(), `${f.difficulty.toFixed(1)}/10`, slug);
+      assert.equal(await badge.evaluate((n) => n.outerHTML), verdictBadge(f.difficulty).value, slug);
     }
     await page.getByLabel('All', { exact: true }).check();
     assert.equal((await shown()).length, total);

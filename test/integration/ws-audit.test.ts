@@ -126,6 +126,7 @@ describe('the audit over /ws', () => {
       );
       assert.equal(got.guide_url, `${ORIGIN}/services/${want.slug}`);
       assert.equal(got.tier, t.catalog.bySlug.get(want.slug)!.friction.tier);
+      assert.equal(got.difficulty, t.catalog.bySlug.get(want.slug)!.friction.difficulty);
     }
   });
 

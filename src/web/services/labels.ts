@@ -10,7 +10,7 @@ import type { Axis } from '../../catalog/vocabulary.ts';
 import { en } from '../../guidance/guide/locales/en.ts';
 import { formatDuration } from '../../guidance/guide/locales.ts';
 import { html, type SafeHtml } from '../html.ts';
-import { TIER_LABEL as WORDS_TIER_LABEL } from '../shared/words.ts';
+import { type BadgeSpan, verdictSpans, TIER_LABEL as WORDS_TIER_LABEL } from '../shared/words.ts';
 
 // every tier has its word (checked here, where the vocabulary is known)
 export const TIER_LABEL: Record<Tier, string> = WORDS_TIER_LABEL satisfies Record<Tier, string>;
@@ -26,10 +26,13 @@ export function verdict(difficulty: number): { tier: Tier; label: string; score:
   return { tier, label: TIER_LABEL[tier], score: shown.toFixed(1) };
 }
 
-/** "Hard · 5.0/10", as one badge. */
+const spanHtml = (s: BadgeSpan): SafeHtml =>
+  html`<span class="${s.className}">${s.parts.map((p) => (typeof p === 'string' ? p : spanHtml(p)))}</span>`;
+
+/** "Hard 5.0/10", as one badge (shared/words.ts verdictSpans: the browser tool shows the same). */
 export function verdictBadge(difficulty: number): SafeHtml {
   const v = verdict(difficulty);
-  return html`<span class="verdict-badge tier-${v.tier}"><span class="tier-word">${v.label}</span> <span class="tier-score">${v.score}<span class="tier-max">/10</span></span></span>`;
+  return spanHtml(verdictSpans(v.tier, Number(v.score)));
 }
 
 export const AXIS_LABEL: Record<Axis, string> = {

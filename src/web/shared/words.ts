@@ -13,6 +13,29 @@ export const TIER_LABEL = {
   trap: 'Trap',
 };
 
+/** A span of a badge: its class and what it holds, text or further spans. */
+export interface BadgeSpan {
+  className: string;
+  parts: (string | BadgeSpan)[];
+}
+
+/**
+ * The friction verdict as one badge, "Hard 5.0/10": the tier word and the score always together
+ * (docs/catalog.md). `tier` is the tier `score` falls in, as the catalog computes it (tierOf,
+ * src/catalog/friction/compute.ts); the service pages (labels.ts verdictBadge) and the browser
+ * tool (client/shared/dom.ts spans) both build the badge from this one description.
+ */
+export function verdictSpans(tier: string, score: number): BadgeSpan {
+  return {
+    className: `verdict-badge tier-${tier}`,
+    parts: [
+      { className: 'tier-word', parts: [(TIER_LABEL as Record<string, string>)[tier] ?? tier] },
+      ' ',
+      { className: 'tier-score', parts: [score.toFixed(1), { className: 'tier-max', parts: ['/10'] }] },
+    ],
+  };
+}
+
 export const LINK_OUTCOME_LABEL: Record<string, string> = {
   ok: 'working',
   moved: 'working (moved)',

@@ -1,5 +1,7 @@
 /** DOM helpers shared by the browser scripts. Text always goes in as textContent, never as markup. */
 
+import type { BadgeSpan } from '../../shared/words.ts';
+
 export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   const found = document.getElementById(id);
   if (!found) throw new Error(`missing #${id}`);
@@ -28,4 +30,13 @@ export function el<K extends keyof HTMLElementTagNameMap>(
 /** Replaces an element's children. */
 export function fill(node: Element, children: (Node | string | null)[]): void {
   node.replaceChildren(...children.filter((c): c is Node | string => c !== null));
+}
+
+/** A badge the pages and the browser share (shared/words.ts, e.g. verdictSpans), as elements. */
+export function spans(s: BadgeSpan): HTMLSpanElement {
+  return el(
+    'span',
+    { className: s.className },
+    s.parts.map((p) => (typeof p === 'string' ? p : spans(p))),
+  );
 }

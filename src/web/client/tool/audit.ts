@@ -4,8 +4,8 @@
  * and are only ever set as text.
  */
 import type { AuditResultMessage, ProgressMessage } from '../../../channel/protocol.ts';
-import { TIER_LABEL } from '../../shared/words.ts';
-import { byId, el, fill } from '../shared/dom.ts';
+import { verdictSpans } from '../../shared/words.ts';
+import { byId, el, fill, spans } from '../shared/dom.ts';
 import { setSpend } from './rows.ts';
 import { redrawRows } from './table.ts';
 import { day, num, percent, perMonth, plural } from './words.ts';
@@ -64,7 +64,7 @@ function spendTable(a: AuditShape): HTMLElement {
       ),
       cell(head[4]!, s.last_charged ? day(s.last_charged) : 'Renewal notice only'),
       cell(head[5]!, num(s.receipts), 'num'),
-      cell(head[6]!, TIER_LABEL[s.tier as keyof typeof TIER_LABEL] ?? s.tier),
+      el('td', { attrs: { 'data-label': head[6]! } }, [spans(verdictSpans(s.tier, s.difficulty))]),
     ]),
   );
   return el('div', { className: 'table-wrap' }, [

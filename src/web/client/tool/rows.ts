@@ -5,8 +5,8 @@
  */
 
 import type { Subscription, UnsubscribeResultMessage } from '../../../channel/protocol.ts';
-import { TIER_LABEL } from '../../shared/words.ts';
-import { el, fill } from '../shared/dom.ts';
+import { verdictSpans } from '../../shared/words.ts';
+import { el, fill, spans } from '../shared/dom.ts';
 import { seenRange, senderContext } from './context.ts';
 import { PENDING_WORDS, type Pending, plainStatus, sinceYouLeft, technicalLines } from './statuses.ts';
 import { num, percent, perMonth, WITHHELD_WORDS } from './words.ts';
@@ -117,10 +117,7 @@ export function updateRow(row: Row, sub: Subscription): void {
       ? [
           el('a', { text: s.name, attrs: { href: `/services/${encodeURIComponent(s.slug)}` } }),
           ' ',
-          el('span', {
-            className: `tier tier-${s.tier}`,
-            text: (TIER_LABEL as Record<string, string>)[s.tier] ?? s.tier,
-          }),
+          spans(verdictSpans(s.tier, s.difficulty)),
           spendBySlug.has(s.slug)
             ? el('span', { className: 'spend small', text: ` ${spendBySlug.get(s.slug)}` })
             : null,
