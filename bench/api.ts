@@ -155,14 +155,30 @@ const logLines = readFileSync(logFile, 'utf8').split('\n').length - 1;
 await optout.stop();
 
 // Start to ready on the existing data directory (spawn → /healthz answers; the "listening" line
-// carries the start-up phases). Resident memory at idle is read 2 s after each of these starts.
-const starts: { ready_ms: number; phases_ms: unknown; idle_rss_mib: number; peak_mib: number }[] = [];
+// carries the start-up phases). Right after, one service lookup is asked for and timed from the
+// spawn too (the server answers as soon as it listens), and the moment the link-check queue was
+// open, which main.ts opens once the server listens, is read from the log. Resident memory at
+// idle is read 2 s after each of these starts.
+const starts: {
+  ready_ms: number;
+  first_lookup_ms: number;
+  queue_open_ms: number | null;
+  phases_ms: unknown;
+  idle_rss_mib: number;
+  peak_mib: number;
+}[] = [];
 for (let i = 0; i < STARTS; i++) {
   optout = await startOptout(env, { logFile });
   const readyMs = Math.round(optout.readyMs);
+  const lookup = await fetch(`${optout.url}/api/v1/services/netflix`);
+  if (!lookup.ok) throw new Error(`lookup right after ready answered ${lookup.status}`);
+  await lookup.arrayBuffer();
+  const firstLookupMs = Math.round(optout.readyMs + (performance.now() - optout.readyAt));
   await new Promise((r) => setTimeout(r, 2000));
   starts.push({
     ready_ms: readyMs,
+    first_lookup_ms: firstLookupMs,
+    queue_open_ms: await optout.queueOpenMs(),
     phases_ms: optout.listening?.startup_ms ?? null,
     idle_rss_mib: rssMiB(optout.pid),
     peak_mib: peakMiB(optout.pid),

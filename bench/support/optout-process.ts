@@ -19,8 +19,15 @@ export interface OptoutProcess {
   url: string;
   /** ms from spawn until /healthz answered 200 */
   readyMs: number;
+  /** performance.now() of the bench process when /healthz answered 200 */
+  readyAt: number;
   /** the "optout is listening" log line, when LOG_LEVEL lets it through */
   listening: Record<string, unknown> | null;
+  /**
+   * ms from the process's start until its link-check queue was open (the "link-check queue open"
+   * line; the queue opens once the server listens), or null when the line did not come within 5 s
+   */
+  queueOpenMs(): Promise<number | null>;
   /** the file the service's stdout (its log) goes to */
   logFile: string;
   stderr: string[];
@@ -89,7 +96,8 @@ export async function startOptout(
     up = false;
     clearTimeout(timer);
   }
-  const readyMs = performance.now() - started;
+  const readyAt = performance.now();
+  const readyMs = readyAt - started;
   // The line is written before /healthz can answer; give an asynchronous log write a moment.
   let listening: Record<string, unknown> | null = null;
   for (let i = 0; i < 20 && !listening; i++) {
@@ -105,7 +113,19 @@ export async function startOptout(
     pid: child.pid!,
     url,
     readyMs,
+    readyAt,
     listening,
+    async queueOpenMs() {
+      for (let i = 0; i < 200; i++) {
+        const line = readFileSync(opts.logFile, 'utf8')
+          .slice(logStart)
+          .split('\n')
+          .find((l) => l.includes('link-check queue open'));
+        if (line) return (JSON.parse(line) as { ms_since_start: number }).ms_since_start;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      return null;
+    },
     logFile: opts.logFile,
     stderr,
     async stop() {
