@@ -1,12 +1,25 @@
 /**
- * Runs the real service as a child process (`node src/main.ts`), the way a person
- * starts it, and waits for its "listening" log line to learn the address.
+ * Runs the real service as a child process (`node src/main.ts`, or as `npm start` runs it with
+ * `asNpmStart`: package.json config.nodeFlags and src/main.js), and waits for its "listening"
+ * log line to learn the address.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 
 const MAIN = resolve(import.meta.dirname, '../../src/main.ts');
+const ENTRY = resolve(import.meta.dirname, '../../src/main.js');
+const NODE_FLAGS = (
+  JSON.parse(readFileSync(resolve(import.meta.dirname, '../../package.json'), 'utf8')) as {
+    config: { nodeFlags: string };
+  }
+).config.nodeFlags.split(' ');
+
+export interface RunOptions {
+  /** node's flags from package.json and the entry src/main.js, as `npm start` runs it */
+  asNpmStart?: boolean;
+}
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -16,13 +29,17 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export function runMain(env: Record<string, string>): {
+export function runMain(
+  env: Record<string, string>,
+  opts: RunOptions = {},
+): {
   child: ChildProcess;
   stdout: string[];
   stderr: string[];
   exited: Promise<number | null>;
 } {
-  const child = spawn(process.execPath, [MAIN], {
+  const argv = opts.asNpmStart ? [...NODE_FLAGS, ENTRY] : [MAIN];
+  const child = spawn(process.execPath, argv, {
     // no weekly link sweep of the real catalog from a test (it would reach outside)
     env: {
       PATH: process.env.PATH ?? '',
@@ -43,8 +60,12 @@ export function runMain(env: Record<string, string>): {
   return { child, stdout, stderr, exited };
 }
 
-export async function startServer(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
-  const { child, stdout, stderr, exited } = runMain(env);
+export async function startServer(
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+  opts: RunOptions = {},
+): Promise<ServerProcess> {
+  const { child, stdout, stderr, exited } = runMain(env, opts);
   const url = await new Promise<string>((res, rej) => {
     const timer = setTimeout(() => {
       // Never leave a half-started service behind: its pipes would keep the test alive.
