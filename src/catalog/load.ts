@@ -4,7 +4,7 @@
  * content version, and builds the search keys.
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { computeFriction, type FrictionResult } from './friction/compute.ts';
@@ -55,15 +55,16 @@ export interface LoadOptions {
 
 export async function loadCatalog(dir = CATALOG_DIR, opts: LoadOptions = {}): Promise<Catalog> {
   const serviceDir = join(dir, 'services');
-  const files = (await readdir(serviceDir)).filter((f) => f.endsWith('.json')).sort();
-  const rightsFiles = await jsonFiles(join(dir, 'rights'));
-  // read side by side (the thread pool), checked in order: a read after each check left the
-  // start waiting on one file at a time (bench/api, start to ready)
-  const [raws, rightsRaws, categoriesRaw] = await Promise.all([
-    Promise.all(files.map((f) => readFile(join(serviceDir, f), 'utf8'))),
-    Promise.all(rightsFiles.map((f) => readFile(join(dir, 'rights', f), 'utf8'))),
-    readFile(join(dir, 'categories.json'), 'utf8'),
-  ]);
+  const files = readdirSync(serviceDir)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
+  const rightsFiles = jsonFiles(join(dir, 'rights'));
+  // Read synchronously, all before any is checked: ~500 small files took 35–55 ms through the
+  // thread pool's callbacks and 7–11 ms this way, at a start when nothing else waits on the
+  // thread (docs/benchmarks.md, "First start"); one awaited read after each check was slower still.
+  const raws = files.map((f) => readFileSync(join(serviceDir, f), 'utf8'));
+  const rightsRaws = rightsFiles.map((f) => readFileSync(join(dir, 'rights', f), 'utf8'));
+  const categoriesRaw = readFileSync(join(dir, 'categories.json'), 'utf8');
   let snapshot: string | undefined;
   if (opts.snapshotDir) {
     const texts = new Map<string, string>([['categories.json', categoriesRaw]]);
@@ -110,9 +111,11 @@ export async function loadCatalog(dir = CATALOG_DIR, opts: LoadOptions = {}): Pr
   return catalog;
 }
 
-async function jsonFiles(dir: string): Promise<string[]> {
+function jsonFiles(dir: string): string[] {
   try {
-    return (await readdir(dir)).filter((f) => f.endsWith('.json')).sort();
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort();
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;

@@ -13,8 +13,8 @@
  * kept and every start checks everything. A snapshot that cannot be read or parsed is ignored.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { findPackageJSON } from 'node:module';
 import { join } from 'node:path';
 import type { Catalog, CatalogEntry, Category } from './load.ts';
@@ -32,32 +32,29 @@ interface Snapshot {
   rights: Rights[];
 }
 
-let codeHash: Promise<string> | undefined;
+let codeHash: string | undefined;
 
 /** The catalog's checking code, as one hash: every non-test module in src/catalog/, and zod's version. */
-function catalogCodeHash(): Promise<string> {
-  codeHash ??= (async () => {
-    const hash = createHash('sha256');
-    const files = (await readdir(CODE_DIR, { recursive: true }))
-      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
-      .sort();
-    for (const f of files)
-      hash
-        .update(`${f}\0`)
-        .update(await readFile(join(CODE_DIR, f)))
-        .update('\0');
-    const zod = findPackageJSON('zod', import.meta.url);
-    hash.update(zod ? (JSON.parse(readFileSync(zod, 'utf8')) as { version: string }).version : 'no zod');
-    return hash.digest('hex');
-  })();
+function catalogCodeHash(): string {
+  if (codeHash) return codeHash;
+  const hash = createHash('sha256');
+  const files = readdirSync(CODE_DIR, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+    .sort();
+  for (const f of files)
+    hash
+      .update(`${f}\0`)
+      .update(readFileSync(join(CODE_DIR, f)))
+      .update('\0');
+  const zod = findPackageJSON('zod', import.meta.url);
+  hash.update(zod ? (JSON.parse(readFileSync(zod, 'utf8')) as { version: string }).version : 'no zod');
+  codeHash = hash.digest('hex');
   return codeHash;
 }
 
 /** The snapshot's file for these catalog files (name → bytes, as read). */
 export async function snapshotFile(dir: string, files: Map<string, string>): Promise<string> {
-  const hash = createHash('sha256')
-    .update(FORMAT)
-    .update(await catalogCodeHash());
+  const hash = createHash('sha256').update(FORMAT).update(catalogCodeHash());
   for (const [name, text] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) hash.update(`\0${name}\0`).update(text);
   return join(dir, SUBDIR, `${hash.digest('hex')}.json`);
 }
@@ -66,7 +63,8 @@ export async function snapshotFile(dir: string, files: Map<string, string>): Pro
 export async function readSnapshot(file: string): Promise<Catalog | null> {
   let snap: Snapshot;
   try {
-    snap = JSON.parse(await readFile(file, 'utf8')) as Snapshot;
+    // synchronously, like the catalog files it stands for (load.ts)
+    snap = JSON.parse(readFileSync(file, 'utf8')) as Snapshot;
   } catch {
     return null;
   }
