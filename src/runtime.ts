@@ -26,7 +26,6 @@ import { createRateLimit, purgeExpiredRateLimits, type RateLimit } from './http/
 import { type AttemptLimits, createAttemptLimits } from './limits/attempt-limits.ts';
 import { type LinkCheckQueue, queueWhenOpen } from './linkcheck/deferred.ts';
 import { DEFAULT_TIMING, openQueue, type QueueTiming } from './linkcheck/queue.ts';
-import { linkCheckHandler, sweepHandler } from './linkcheck/worker.ts';
 import { createOAuthService, type OAuthService } from './oauth/service.ts';
 import { createOutboundGuard, type OutboundGuard } from './outbound/guard.ts';
 import { createScanQuota, purgeFinishedDays, type ScanQuota } from './quota/scan-quota.ts';
@@ -86,6 +85,8 @@ export async function createRuntime(
   const states = createServiceStates(db);
   // Opened by main.ts once the server listens (linkcheck/deferred.ts), or by the first request for it.
   const queue = queueWhenOpen(async () => {
+    // the worker (and the HTML tokenizer it reads pages with) loads with the queue, after the start
+    const { linkCheckHandler, sweepHandler } = await import('./linkcheck/worker.ts');
     const opened = await openQueue(db, logger, {
       timing: opts.queueTiming ?? DEFAULT_TIMING,
       schedule: config.linkCheckSchedule,

@@ -7,7 +7,7 @@
  * commit): each stream also re-checks its credential on every heartbeat, and after the
  * listener reconnects (onResync), which bounds the delay by the heartbeat interval.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Db } from '../storage/index.ts';
 
@@ -81,7 +81,9 @@ export function createRevocationBus(db: Db, logger: Logger): RevocationBus {
   let closed = false;
 
   async function connect(): Promise<void> {
-    const c = new pg.Client({ connectionString: url });
+    // pg loads only where there is PostgreSQL to listen to (the embedded default has one process)
+    const { default: Pg } = await import('pg');
+    const c = new Pg.Client({ connectionString: url });
     c.on('notification', (msg) => {
       if (msg.channel !== CHANNEL || !msg.payload) return;
       try {

@@ -4,7 +4,7 @@
  * Queries use $1-style parameters; nothing engine-specific leaks past this file.
  */
 import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
+import type pg from 'pg';
 import { createFromImage, isNewDir, readImage } from './image.ts';
 import { isDatabaseUnavailable } from './unavailable.ts';
 
@@ -78,7 +78,9 @@ export function pgliteDb(lite: PGlite): Db {
 export async function openPostgres(url: string, max = 10): Promise<Db> {
   // A request waits at most 10 s for a connection (a database that hangs must not hang every
   // request with it); that failure is answered 503 like any other outage (unavailable.ts).
-  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
+  // pg loads only for PostgreSQL: the embedded default never needs it
+  const { default: Pg } = await import('pg');
+  const pool = new Pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => {});
   await pool.query('select 1');
