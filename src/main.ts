@@ -87,8 +87,21 @@ async function main() {
   phase('app');
 
   let afterStart: NodeJS.Timeout | undefined;
+  // A queue that cannot open (the database is down) is tried again, 1 s later, then 2, 4 … 30 s;
+  // the rest of the service goes on answering, and /readyz says what the database is doing.
+  const openQueue = (attempt: number) => {
+    runtime.queue.open().then(
+      () => logger.info({ ms_since_start: Math.round(performance.now()), attempt }, 'link-check queue open'),
+      (err: unknown) => {
+        if (stopping) return;
+        const retryMs = Math.min(30_000, 1000 * 2 ** attempt);
+        logger.error({ err, retry_in_ms: retryMs }, 'the link-check queue could not be opened');
+        afterStart = setTimeout(() => openQueue(attempt + 1), retryMs);
+      },
+    );
+  };
   let stopping = false;
-  const stop = async (signal: string, exitCode = 0) => {
+  const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal, drain_ms: config.drainMs }, 'shutting down');
@@ -109,7 +122,7 @@ async function main() {
       await runtime.close();
       await db.close();
       logger.info('stopped');
-      process.exit(exitCode);
+      process.exit(0);
     } catch (err) {
       logger.error({ err }, 'error while shutting down');
       process.exit(1);
@@ -128,14 +141,7 @@ async function main() {
   afterStart = setTimeout(() => {
     const settled = settleMemory();
     if (settled) logger.info(settled, 'memory settled after start');
-    // A queue that cannot open stops the service as a failed start would.
-    runtime.queue.open().then(
-      () => logger.info({ ms_since_start: Math.round(performance.now()) }, 'link-check queue open'),
-      (err: unknown) => {
-        logger.error({ err }, 'the link-check queue could not be opened; stopping');
-        void stop('link-check queue failure', 1);
-      },
-    );
+    openQueue(0);
   }, AFTER_START_MS);
 }
 

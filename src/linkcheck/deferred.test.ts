@@ -53,13 +53,20 @@ describe('the link-check queue before it is open', () => {
     assert.deepEqual(calls, ['enqueue netflix']);
   });
 
-  test('a queue that cannot open fails each call with the reason, and stopping it does nothing', async () => {
+  test('an opening that fails fails its calls with the reason, and the next call opens again', async () => {
     const failure = Object.assign(new Error('database unavailable'), { code: 'ECONNREFUSED' });
-    const deferred = queueWhenOpen(() => Promise.reject(failure));
+    const { calls, queue } = recordingQueue();
+    let opens = 0;
+    const deferred = queueWhenOpen(async () => {
+      opens++;
+      if (opens === 1) throw failure;
+      return queue;
+    });
     await assert.rejects(deferred.open(), { code: 'ECONNREFUSED' });
-    await assert.rejects(deferred.enqueue('netflix'), { code: 'ECONNREFUSED' });
-    await assert.rejects(deferred.sweepNow(), { code: 'ECONNREFUSED' });
-    await deferred.stop();
+    await deferred.stop(); // nothing open: nothing to stop
+    assert.deepEqual(await deferred.enqueue('netflix'), { jobId: 'job-netflix', joined: false });
+    assert.equal(opens, 2);
+    assert.deepEqual(calls, ['enqueue netflix']);
   });
 
   test('stopping a queue never opened opens nothing', async () => {

@@ -3,9 +3,9 @@
  * pg-boss and its cron parser, checking the queue rows, upserting the schedule, registering the
  * workers — took ~100 ms of every start before the server could listen; main.ts now opens it right
  * after the server listens (docs/benchmarks.md, "First start"). A check requested before that is
- * queued as usual once the queue is open (the request opens it if nothing has yet). A queue that
- * cannot be opened fails every call with the reason, and main.ts stops the service as it would
- * a failed start.
+ * queued as usual once the queue is open (the request opens it if nothing has yet). An opening
+ * that fails (the database is down) is forgotten: the call fails with the reason, and the next
+ * call, or main.ts's retry, opens it again.
  */
 import type { JobQueue } from './queue.ts';
 
@@ -19,7 +19,10 @@ export interface LinkCheckQueue extends Pick<JobQueue, 'enqueue' | 'sweepNow'> {
 export function queueWhenOpen(openQueue: () => Promise<JobQueue>): LinkCheckQueue {
   let opening: Promise<JobQueue> | undefined;
   const queue = () => {
-    opening ??= openQueue();
+    opening ??= openQueue().catch((err: unknown) => {
+      opening = undefined;
+      throw err;
+    });
     return opening;
   };
   return {

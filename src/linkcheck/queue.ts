@@ -96,43 +96,14 @@ export async function openQueue(db: Db, logger: Logger, opts: QueueOptions = {})
     ? new PgBoss({ ...common, db: fromPglite(db.lite), backend: 'pglite' })
     : new PgBoss({ ...common, connectionString: db.url, max: 4 });
   boss.on('error', (err) => logger.error({ err }, 'job queue error'));
-  await boss.start();
-  await boss
-    .createQueue(QUEUE, {
-      policy: 'exclusive',
-      retryLimit: 3,
-      retryDelay: 5,
-      heartbeatSeconds: timing.heartbeatSeconds,
-      // a job checks every link of one service in turn, each within the check's own timeout
-      expireInSeconds: JOB_EXPIRE_SECONDS,
-      retentionSeconds: 86_400,
-      notify: true,
-    })
-    .catch((err: Error) => {
-      // Another instance created it first: fine.
-      if (!/already exists/i.test(err.message)) throw err;
-    });
-  // createQueue leaves an existing queue as it was: a queue made before notify was used gets it here.
-  const existing = await boss.getQueue(QUEUE);
-  if (!existing?.notify || existing.expireInSeconds !== JOB_EXPIRE_SECONDS) {
-    await boss.updateQueue(QUEUE, { notify: true, expireInSeconds: JOB_EXPIRE_SECONDS });
+  try {
+    await boss.start();
+    await prepare(boss, cron, timing);
+  } catch (err) {
+    // a half-opened queue must not keep polling; the caller may open another
+    await boss.stop({ graceful: false }).catch(() => {});
+    throw err;
   }
-  await boss
-    .createQueue(SWEEP_QUEUE, {
-      // one sweep at a time: a sweep requested while one is queued or running joins it
-      policy: 'exclusive',
-      retryLimit: 2,
-      retryDelay: 60,
-      expireInSeconds: 600,
-      retentionSeconds: 30 * 86_400,
-    })
-    .catch((err: Error) => {
-      if (!/already exists/i.test(err.message)) throw err;
-    });
-  // Every instance writes the same row (an upsert by name), so the schedule exists once.
-  // `missed: 'once'`: a deployment that was down at the hour still sweeps that week.
-  if (cron !== null) await boss.schedule(SWEEP_QUEUE, cron, {}, { tz: 'UTC', missed: 'once' });
-  else await boss.unschedule(SWEEP_QUEUE);
   let stopped = false;
   return {
     boss,
@@ -179,4 +150,44 @@ export async function openQueue(db: Db, logger: Logger, opts: QueueOptions = {})
       await boss.stop({ graceful: true, timeout: 5000 });
     },
   };
+}
+
+/** The queues, their settings and the sweep's schedule, as this build wants them. */
+async function prepare(boss: PgBoss, cron: string | null, timing: QueueTiming): Promise<void> {
+  await boss
+    .createQueue(QUEUE, {
+      policy: 'exclusive',
+      retryLimit: 3,
+      retryDelay: 5,
+      heartbeatSeconds: timing.heartbeatSeconds,
+      // a job checks every link of one service in turn, each within the check's own timeout
+      expireInSeconds: JOB_EXPIRE_SECONDS,
+      retentionSeconds: 86_400,
+      notify: true,
+    })
+    .catch((err: Error) => {
+      // Another instance created it first: fine.
+      if (!/already exists/i.test(err.message)) throw err;
+    });
+  // createQueue leaves an existing queue as it was: a queue made before notify was used gets it here.
+  const existing = await boss.getQueue(QUEUE);
+  if (!existing?.notify || existing.expireInSeconds !== JOB_EXPIRE_SECONDS) {
+    await boss.updateQueue(QUEUE, { notify: true, expireInSeconds: JOB_EXPIRE_SECONDS });
+  }
+  await boss
+    .createQueue(SWEEP_QUEUE, {
+      // one sweep at a time: a sweep requested while one is queued or running joins it
+      policy: 'exclusive',
+      retryLimit: 2,
+      retryDelay: 60,
+      expireInSeconds: 600,
+      retentionSeconds: 30 * 86_400,
+    })
+    .catch((err: Error) => {
+      if (!/already exists/i.test(err.message)) throw err;
+    });
+  // Every instance writes the same row (an upsert by name), so the schedule exists once.
+  // `missed: 'once'`: a deployment that was down at the hour still sweeps that week.
+  if (cron !== null) await boss.schedule(SWEEP_QUEUE, cron, {}, { tz: 'UTC', missed: 'once' });
+  else await boss.unschedule(SWEEP_QUEUE);
 }
