@@ -6,35 +6,17 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
-import { computeFriction, type FrictionResult } from './friction/compute.ts';
+import { computeFriction } from './friction/compute.ts';
+import { type Catalog, CategoriesSchema, type Category } from './model.ts';
 import type { ServiceRecord } from './record.schema.ts';
 import { type Rights, validateRights } from './rights.ts';
-import { type SearchKeys, searchKeys } from './search.ts';
+import { searchKeys } from './search.ts';
 import { readSnapshot, snapshotFile, writeSnapshot } from './snapshot.ts';
 import { type CatalogIssue, formatIssue, validateCatalog, validateRecord } from './validate.ts';
-import { CategorySlug } from './vocabulary.ts';
+
+export type { Catalog, CatalogEntry, Category } from './model.ts';
 
 export const CATALOG_DIR = resolve(import.meta.dirname, '../../catalog');
-
-export interface CatalogEntry {
-  record: ServiceRecord;
-  version: string;
-  friction: FrictionResult;
-  keys: SearchKeys;
-}
-
-const CategoriesSchema = z.array(z.strictObject({ slug: CategorySlug, name: z.string(), description: z.string() }));
-export type Category = z.infer<typeof CategoriesSchema>[number];
-
-export interface Catalog {
-  /** sorted by name */
-  entries: CatalogEntry[];
-  bySlug: Map<string, CatalogEntry>;
-  categories: Category[];
-  /** consumer rights by region (catalog/rights/<REGION>.json) */
-  rights: Map<string, Rights>;
-}
 
 export class CatalogInvalidError extends Error {
   override name = 'CatalogInvalidError';

@@ -17,7 +17,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { findPackageJSON } from 'node:module';
 import { join } from 'node:path';
-import type { Catalog, CatalogEntry, Category } from './load.ts';
+import type { Catalog, CatalogEntry, Category } from './model.ts';
 import type { Rights } from './rights.ts';
 
 /** bumped when the snapshot's own shape changes */
