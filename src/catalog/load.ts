@@ -1,7 +1,8 @@
 /**
  * Reads catalog/*.json once at start, validates every record and every rights file (a bad
  * one stops the start with file and field named), computes each record's friction and
- * content version, and builds the search keys.
+ * content version, and builds the search keys. With `snapshotDir`, a start whose files and
+ * checking code are unchanged reads that result back instead (snapshot.ts).
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { TestApp } from '../../test/helpers/app.ts';
+import { recordCheckedOk } from '../../test/helpers/catalog.ts';
 import { ENGINES, startAppOn } from '../../test/helpers/engines.ts';
-import { saveServiceState } from '../linkcheck/service-check.ts';
 
 for (const engine of ENGINES) {
   describe(`catalog API on ${engine}`, () => {
@@ -128,17 +128,7 @@ for (const engine of ENGINES) {
           body.data.items.find((i) => i.slug === 'spotify');
         assert.equal(row((await get(url)).body)?.last_verified, null);
         assert.equal(row((await get(url)).body)?.last_verified, null, 'the same page again');
-        await saveServiceState(
-          t.db,
-          'spotify',
-          {
-            outcome: 'ok',
-            http_status: 200,
-            final_url: 'https://www.spotify.com/account',
-            checked_at: '2026-11-20T10:15:00.000Z',
-          },
-          '2026-11-20T10:15:00.000Z',
-        );
+        await recordCheckedOk(t.db, 'spotify', 'https://www.spotify.com/account', '2026-11-20T10:15:00.000Z');
         t.runtime.states.invalidate();
         const after = row((await get(url)).body);
         assert.equal(after?.last_verified, '2026-11-20T10:15:00.000Z');

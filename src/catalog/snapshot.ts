@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { findPackageJSON } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Catalog, CatalogEntry, Category } from './model.ts';
 import type { Rights } from './rights.ts';
 
@@ -89,7 +89,7 @@ export async function writeSnapshot(file: string, catalog: Catalog): Promise<voi
     categories: catalog.categories,
     rights: [...catalog.rights.values()],
   };
-  const dir = join(file, '..');
+  const dir = dirname(file);
   try {
     await mkdir(dir, { recursive: true });
     const part = `${file}.${process.pid}.part`;

@@ -16,7 +16,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pino } from 'pino';
 import { openQueue } from '../linkcheck/queue.ts';
 import { pgliteDb } from './db.ts';
-import { imagePath, pgliteVersion } from './image.ts';
+import { imagePath, pgliteVersion, tarEntries } from './image.ts';
 import { migrate } from './migrate.ts';
 
 const lite = await PGlite.create('memory://');
@@ -46,21 +46,8 @@ process.stdout.write(
   `${path}: PGlite ${pgliteVersion()}, ${applied.length} migrations and the job queue's schema, ${tar.length} bytes unpacked\n`,
 );
 
-/** The ustar archive `tar` without the file entries whose name matches `drop`. */
-function withoutEntries(tar: Buffer, drop: (name: string) => boolean): Buffer {
-  const kept: Buffer[] = [];
-  let offset = 0;
-  while (offset + 512 <= tar.length && !tar.subarray(offset, offset + 512).every((b) => b === 0)) {
-    const header = tar.subarray(offset, offset + 512);
-    const text = (at: number, len: number) =>
-      header
-        .subarray(at, at + len)
-        .toString('utf8')
-        .replace(/\0.*$/s, '');
-    const size = Number.parseInt(text(124, 12).trim() || '0', 8);
-    const length = 512 + Math.ceil(size / 512) * 512;
-    if (!drop(text(0, 100))) kept.push(tar.subarray(offset, offset + length));
-    offset += length;
-  }
+/** The ustar archive `tar` without the file entries whose path matches `drop`. */
+function withoutEntries(tar: Buffer, drop: (path: string) => boolean): Buffer {
+  const kept = [...tarEntries(tar)].filter((e) => !drop(e.path)).map((e) => e.record);
   return Buffer.concat([...kept, Buffer.alloc(1024)]);
 }

@@ -72,32 +72,31 @@ export async function createFromImage(dir: string, image: Buffer | null): Promis
   return true;
 }
 
+/** One entry of a ustar archive: its path (prefix joined), type flag, data, and the whole record. */
+export interface TarEntry {
+  name: string;
+  path: string;
+  type: string;
+  data: Buffer;
+  /** the header and the data blocks, as they stand in the archive */
+  record: Buffer;
+}
+
 /**
- * Unpacks a POSIX ustar archive (IEEE Std 1003.1-2001, "pax" format's base) of regular files and
- * directories into `root`. Anything else (links, pax headers, paths leaving `root`) is refused:
- * the only archives read here are images this repository made.
- *
- * The ~970 files are written synchronously, each directory made once: one awaited write per file
- * (a round trip through libuv's thread pool each, and an mkdir before every one) took ~870 ms of a
- * first start; this takes ~80-110 ms (docs/benchmarks.md, "First start"). Nothing else is running
- * yet while a new data directory is made, so blocking the thread costs no one anything.
+ * The entries of a POSIX ustar archive (IEEE Std 1003.1-2001, the base of the "pax" format), up
+ * to the end-of-archive blocks. Entries whose path is empty or would leave the archive's root are
+ * refused here, for every reader alike.
  */
-export async function untar(tar: Buffer, root: string): Promise<number> {
+export function* tarEntries(tar: Buffer): Generator<TarEntry> {
   let offset = 0;
-  let files = 0;
-  const made = new Set<string>();
-  const dir = (path: string) => {
-    if (made.has(path)) return;
-    mkdirSync(path, { recursive: true, mode: 0o700 });
-    made.add(path);
-  };
-  const field = (at: number, len: number) => {
-    const raw = tar.subarray(offset + at, offset + at + len);
-    const end = raw.indexOf(0);
-    return raw.subarray(0, end === -1 ? len : end).toString('utf8');
-  };
   while (offset + 512 <= tar.length) {
-    if (tar.subarray(offset, offset + 512).every((b) => b === 0)) break; // end of archive
+    const header = tar.subarray(offset, offset + 512);
+    if (header.every((b) => b === 0)) return; // end of archive
+    const field = (at: number, len: number) => {
+      const raw = header.subarray(at, at + len);
+      const end = raw.indexOf(0);
+      return raw.subarray(0, end === -1 ? len : end).toString('utf8');
+    };
     const name = field(0, 100);
     const prefix = field(345, 155);
     const size = Number.parseInt(field(124, 12).trim() || '0', 8);
@@ -105,21 +104,49 @@ export async function untar(tar: Buffer, root: string): Promise<number> {
     const path = normalize((prefix ? `${prefix}/${name}` : name).replace(/^\/+/, ''));
     if (!name || !Number.isFinite(size) || path.startsWith('..') || path.startsWith(sep))
       throw new ImageError('IMAGE_BAD_ENTRY', `data-directory image: bad entry ${JSON.stringify(name)}`);
-    const target = join(root, path);
-    offset += 512;
-    if (type === '5') {
+    const length = 512 + Math.ceil(size / 512) * 512;
+    yield {
+      name,
+      path,
+      type,
+      data: tar.subarray(offset + 512, offset + 512 + size),
+      record: tar.subarray(offset, offset + length),
+    };
+    offset += length;
+  }
+}
+
+/**
+ * Unpacks an image's archive of regular files and directories into `root`. Anything else
+ * (links, pax headers) is refused: the only archives read here are images this repository made.
+ *
+ * The files are written synchronously, each directory made once: one awaited write per file
+ * (a round trip through libuv's thread pool each, and an mkdir before every one) took ~870 ms of a
+ * first start (docs/benchmarks.md, "First start"). Nothing else is running yet while a new data
+ * directory is made, so blocking the thread costs no one anything.
+ */
+export async function untar(tar: Buffer, root: string): Promise<number> {
+  let files = 0;
+  const made = new Set<string>();
+  const dir = (path: string) => {
+    if (made.has(path)) return;
+    mkdirSync(path, { recursive: true, mode: 0o700 });
+    made.add(path);
+  };
+  for (const entry of tarEntries(tar)) {
+    const target = join(root, entry.path);
+    if (entry.type === '5') {
       dir(target);
-    } else if (type === '0') {
+    } else if (entry.type === '0') {
       dir(dirname(target));
-      writeFileSync(target, tar.subarray(offset, offset + size), { mode: 0o600 });
+      writeFileSync(target, entry.data, { mode: 0o600 });
       files++;
     } else {
       throw new ImageError(
         'IMAGE_UNSUPPORTED_ENTRY',
-        `data-directory image: entry type ${JSON.stringify(type)} for ${path}`,
+        `data-directory image: entry type ${JSON.stringify(entry.type)} for ${entry.path}`,
       );
     }
-    offset += Math.ceil(size / 512) * 512;
   }
   return files;
 }

@@ -9,6 +9,8 @@
  */
 import { type Catalog, catalogFrom } from '../../src/catalog/load.ts';
 import type { ServiceRecord } from '../../src/catalog/record.schema.ts';
+import { saveServiceState } from '../../src/linkcheck/service-check.ts';
+import type { Queryable } from '../../src/storage/index.ts';
 import { makeRecord } from './record.ts';
 
 export interface LoopbackService {
@@ -52,4 +54,12 @@ export function loopbackRecord(t: LoopbackService): ServiceRecord {
 
 export function loopbackCatalog(targets: LoopbackService[]): Catalog {
   return catalogFrom(targets.map(loopbackRecord), [{ slug: 'software-ai', name: 'Software', description: 'test' }]);
+}
+
+/**
+ * Records a successful check of a service's cancel link, as a link-check worker (of this or
+ * another instance on the same database) would: through the worker's own saveServiceState.
+ */
+export async function recordCheckedOk(db: Queryable, slug: string, finalUrl: string, at: string): Promise<void> {
+  await saveServiceState(db, slug, { outcome: 'ok', http_status: 200, final_url: finalUrl, checked_at: at }, at);
 }

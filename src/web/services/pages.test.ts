@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from '../../../test/helpers/app.ts';
+import { recordCheckedOk } from '../../../test/helpers/catalog.ts';
 import { makeRecord } from '../../../test/helpers/record.ts';
 import { waitFor } from '../../../test/helpers/wait-for.ts';
 import { childrenNamed, parseXml } from '../../../test/helpers/xml.ts';
 import { catalogFrom } from '../../catalog/load.ts';
 import { AXES } from '../../catalog/vocabulary.ts';
-import { saveServiceState } from '../../linkcheck/service-check.ts';
 import { DEFAULT_LAYOUT, pointsAttr, radarPoints } from './radar.ts';
 import { servicePage } from './service-page.ts';
 
@@ -154,17 +154,7 @@ describe('/services/{slug}', () => {
     assert.match(before.body, /has not been checked yet/);
     // Written as a link-check worker of another instance on the same database would: this
     // process learns of it when its snapshot next refreshes (within STATE_MAX_AGE_MS).
-    await saveServiceState(
-      t.db,
-      'spotify',
-      {
-        outcome: 'ok',
-        http_status: 200,
-        final_url: 'https://www.spotify.com/account',
-        checked_at: '2026-11-20T10:15:00.000Z',
-      },
-      '2026-11-20T10:15:00.000Z',
-    );
+    await recordCheckedOk(t.db, 'spotify', 'https://www.spotify.com/account', '2026-11-20T10:15:00.000Z');
     const body = await waitFor(async () => {
       const page = (await get('/services/spotify')).body;
       return page.includes('has not been checked yet') ? undefined : page;
