@@ -3,6 +3,7 @@
  * passwords and tokens must never reach a log line.
  */
 import pino, { type Bindings, type ChildLoggerOptions, type DestinationStream, type Logger } from 'pino';
+import { stdoutBatched } from './log-stdout.ts';
 
 /**
  * Where a secret can reach a log line, as exact paths. Every logging call names its fields, and
@@ -57,57 +58,26 @@ interface LoggedRequest {
 }
 
 /**
- * stdout, written in batches: a line waits at most FLUSH_MS (or until 64 KB are pending) and
- * leaves with every line logged meanwhile in one write. Under load that is one write for a few
- * hundred access lines instead of one per event-loop turn (a turn answers one to a few requests
- * on 32 connections): logging at the default level cost 10–17 µs of CPU per request against
- * LOG_LEVEL=warn, nearly all of it that write (bench/api, docs/benchmarks.md). At rest a line is
- * out within FLUSH_MS. The write is synchronous (pino's SonicBoom: partial writes, EAGAIN), so
- * nothing piles up in memory, and the lines still pending are written on 'exit' (process.exit,
- * SIGTERM/SIGINT through main.ts, an uncaught exception); a signal that kills the process
- * outright (SIGKILL, or one with no handler) loses at most FLUSH_MS of lines.
- */
-export const FLUSH_MS = 10;
-
-function stdoutBatched(): DestinationStream {
-  const out = pino.destination({ dest: 1, sync: true });
-  let pending = '';
-  let timer: NodeJS.Timeout | null = null;
-  const flush = () => {
-    if (timer !== null) {
-      clearTimeout(timer);
-      timer = null;
-    }
-    if (!pending) return;
-    const lines = pending;
-    pending = '';
-    out.write(lines);
-  };
-  process.on('exit', flush);
-  return {
-    write(line: string) {
-      pending += line;
-      if (pending.length >= 64 * 1024) flush();
-      else if (timer === null) {
-        // unref'd: a pending line never keeps the process alive; 'exit' writes it
-        timer = setTimeout(flush, FLUSH_MS);
-        timer.unref();
-      }
-    },
-  };
-}
-
-/**
- * ISO 8601 time, as pino.stdTimeFunctions.isoTime writes it, made once per millisecond: under
- * load many lines share one, and formatting a Date is a third of a short line's cost.
+ * ISO 8601 time, as pino.stdTimeFunctions.isoTime writes it, made once per millisecond from a
+ * date and time formatted once per second: under load many lines share one, and formatting a
+ * Date is a third of a short line's cost. (toISOString writes years 0–9999 with four digits, so
+ * its first 20 characters are the date and time up to the decimal point.)
  */
 let lastMs = -1;
 let lastTime = '';
+let lastSecond = -1;
+let secondPrefix = '';
 function isoTimeCached(): string {
   const now = Date.now();
   if (now !== lastMs) {
     lastMs = now;
-    lastTime = `,"time":"${new Date(now).toISOString()}"`;
+    const second = Math.floor(now / 1000);
+    if (second !== lastSecond) {
+      lastSecond = second;
+      secondPrefix = `,"time":"${new Date(second * 1000).toISOString().slice(0, 20)}`;
+    }
+    const ms = now - second * 1000;
+    lastTime = `${secondPrefix}${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z"`;
   }
   return lastTime;
 }
@@ -136,10 +106,30 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
   );
   accessWriters.set(logger, (reqId, method, route, status, ms) => {
     stream.write(
-      `{"level":30${isoTimeCached()},"service":"optout","reqId":${JSON.stringify(reqId)},"method":${JSON.stringify(method)},"route":${JSON.stringify(route)},"status":${status},"ms":${ms},"msg":"request"}\n`,
+      `{"level":30${isoTimeCached()},"service":"optout","reqId":${JSON.stringify(reqId)},${methodAndRoute(method, route)},"status":${status},"ms":${ms},"msg":"request"}\n`,
     );
   });
   return logger;
+}
+
+/**
+ * `"method":…,"route":…` of an access line, made once per route pattern and method: both come
+ * from the registered routes, so there are few, and every request of a route repeats them.
+ */
+const fragments = new Map<string, Map<string, string>>();
+const MAX_ROUTES = 5000;
+function methodAndRoute(method: string, route: string): string {
+  let byMethod = fragments.get(route);
+  if (byMethod === undefined) {
+    byMethod = new Map();
+    if (fragments.size < MAX_ROUTES) fragments.set(route, byMethod);
+  }
+  let fragment = byMethod.get(method);
+  if (fragment === undefined) {
+    fragment = `"method":${JSON.stringify(method)},"route":${JSON.stringify(route)}`;
+    byMethod.set(method, fragment);
+  }
+  return fragment;
 }
 
 export type AccessLineWriter = (reqId: string, method: string, route: string, status: number, ms: number) => void;
