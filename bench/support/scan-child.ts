@@ -22,7 +22,11 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { runScan } from '../../src/mailbox/scan.ts';
+import { keepTickShape } from '../../src/memory/tick-shape.ts';
 import { createOutboundGuard } from '../../src/outbound/guard.ts';
+
+// as the service's process does at start (src/main.ts, src/memory/tick-shape.ts)
+keepTickShape();
 
 const [port = '993', user = '', password = '', reader = 'lean', warmUser = '-', drop, warmUps = '3'] =
   process.argv.slice(2);
