@@ -16,7 +16,7 @@
 import { writeSync } from 'node:fs';
 import type { DestinationStream } from 'pino';
 
-export const FLUSH_MS = 10;
+const FLUSH_MS = 10;
 const BATCH_CHARS = 64 * 1024;
 /** how long to wait for a full non-blocking pipe (EAGAIN) before trying again */
 const FULL_PIPE_WAIT_MS = 5;

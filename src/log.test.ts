@@ -3,15 +3,25 @@ import { Writable } from 'node:stream';
 import { describe, mock, test } from 'node:test';
 import { accessLineWriter, createLogger } from './log.ts';
 
-function captured() {
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
+/** A destination that hands each line written to it, as a string, to `onLine`. */
+function sink(onLine: (line: string) => void) {
+  return new Writable({
     write(chunk, _enc, cb) {
-      lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
+      onLine(String(chunk));
       cb();
     },
   });
-  return { logger: createLogger('info', sink), lines };
+}
+
+function captured() {
+  const lines: Record<string, unknown>[] = [];
+  return {
+    logger: createLogger(
+      'info',
+      sink((l) => lines.push(JSON.parse(l) as Record<string, unknown>)),
+    ),
+    lines,
+  };
 }
 
 describe('redaction', () => {
@@ -57,13 +67,10 @@ describe('redaction', () => {
 describe('the access line', () => {
   test('is byte for byte the line pino writes for the same fields, but the time', () => {
     const raw: string[] = [];
-    const sink = new Writable({
-      write(chunk, _enc, cb) {
-        raw.push(String(chunk));
-        cb();
-      },
-    });
-    const logger = createLogger('info', sink);
+    const logger = createLogger(
+      'info',
+      sink((l) => raw.push(l)),
+    );
     const write = accessLineWriter(logger);
     assert.ok(write, 'the service logger has one');
     const fields = { reqId: 'req-7"x', method: 'GET', route: '/api/v1/services/:slug', status: 200, ms: 1.25 };
@@ -77,13 +84,12 @@ describe('the access line', () => {
 
   test('carries the time of the request to the millisecond, across seconds', () => {
     const raw: string[] = [];
-    const sink = new Writable({
-      write(chunk, _enc, cb) {
-        raw.push(String(chunk));
-        cb();
-      },
-    });
-    const write = accessLineWriter(createLogger('info', sink))!;
+    const write = accessLineWriter(
+      createLogger(
+        'info',
+        sink((l) => raw.push(l)),
+      ),
+    )!;
     mock.timers.enable({ apis: ['Date'], now: Date.UTC(2026, 10, 27, 9, 59, 59, 5) });
     try {
       write('req-1', 'GET', '/healthz', 200, 0.1);
