@@ -8,11 +8,17 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../storage/unavailable.ts';
 import { noteErrorCode } from './access-log.ts';
+import { exposeLimitHeaders } from './cors.ts';
 import { ApiError, ERRORS, type ErrorCode } from './errors.ts';
 
-function send(reply: FastifyReply, code: ErrorCode, message: string, headers: Record<string, string> = {}) {
+function send(reply: FastifyReply, code: ErrorCode, message: string, headers?: Record<string, string>) {
   noteErrorCode(reply, code);
-  return reply.code(ERRORS[code]).headers(headers).type('application/json; charset=utf-8').send({ code, message });
+  if (headers?.['retry-after'] !== undefined) exposeLimitHeaders(reply);
+  return reply
+    .code(ERRORS[code])
+    .headers(headers ?? {})
+    .type('application/json; charset=utf-8')
+    .send({ code, message });
 }
 
 /** "body.options.tone: Invalid option: expected one of …" — the field first. */

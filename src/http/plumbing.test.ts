@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { z } from 'zod';
 import { startTestApp, type TestApp } from '../../test/helpers/app.ts';
 import { ok } from './envelope.ts';
+import { ApiError } from './errors.ts';
 
 // A POST route shaped like the public API's, added to the real app for these tests.
 let t: TestApp;
@@ -23,6 +24,12 @@ before(async () => {
         throw new Error('secret internal detail at /srv/db password=hunter2');
       });
       app.get('/api/v1/_ip', async (req) => ok({ ip: req.ip }));
+      app.get('/api/v1/_busy', async () => {
+        throw new ApiError('UNAVAILABLE', 'busy', { 'retry-after': '7' });
+      });
+      app.get('/_busy', async () => {
+        throw new ApiError('UNAVAILABLE', 'busy', { 'retry-after': '7' });
+      });
     },
   });
 });
@@ -99,8 +106,10 @@ describe('failures and headers', () => {
     assert.equal(res.headers['x-content-type-options'], 'nosniff');
     assert.equal(res.headers['content-security-policy'], "default-src 'none'; frame-ancestors 'none'");
     assert.equal(res.headers['x-frame-options'], 'DENY');
-    assert.equal(res.headers['referrer-policy'], 'no-referrer');
     assert.equal(res.headers['strict-transport-security'], undefined, 'no HSTS on plain http');
+    // the headers the OWASP REST cheat sheet lists as mattering only for HTML
+    assert.equal(res.headers['referrer-policy'], undefined);
+    assert.equal(res.headers['permissions-policy'], undefined);
   });
 
   test('API errors carry the same headers as API answers', async () => {
@@ -139,13 +148,24 @@ describe('failures and headers', () => {
     assert.equal(res.statusCode, 400);
   });
 
-  test('API answers and API errors may be read by any origin, the rate-limit headers included', async () => {
+  test('API answers and API errors may be read by any origin, without credentials', async () => {
     for (const url of ['/api/v1/categories', '/api/v1/nope']) {
       const res = await t.app.inject({ method: 'GET', url, headers: { origin: 'https://example.org' } });
       assert.equal(res.headers['access-control-allow-origin'], '*', url);
-      assert.match(String(res.headers['access-control-expose-headers']), /RateLimit-Remaining/, url);
       assert.equal(res.headers['access-control-allow-credentials'], undefined, url);
+      // nothing beyond the safelisted headers to expose on these
+      assert.equal(res.headers['access-control-expose-headers'], undefined, url);
     }
+  });
+
+  test('an API answer with Retry-After exposes it to other origins; one outside the API has no CORS at all', async () => {
+    const api = await t.app.inject({ method: 'GET', url: '/api/v1/_busy', headers: { origin: 'https://example.org' } });
+    assert.equal(api.statusCode, 503);
+    assert.equal(api.headers['retry-after'], '7');
+    assert.match(String(api.headers['access-control-expose-headers']), /\bRetry-After\b/);
+    const page = await t.app.inject({ method: 'GET', url: '/_busy' });
+    assert.equal(page.headers['retry-after'], '7');
+    assert.equal(page.headers['access-control-expose-headers'], undefined);
   });
 
   test('pages carry no CORS headers', async () => {

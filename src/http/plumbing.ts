@@ -19,10 +19,10 @@ export async function installPlumbing(
   // text/plain POST is refused with 415 instead of reaching validation as a string.
   app.removeContentTypeParser(['text/plain']);
   // Two fixed header sets, computed once (see security-headers.ts). Pages get helmet's full
-  // set; JSON under /api/ gets the short set the OWASP REST Security Cheat Sheet names for
-  // APIs ("Security Headers"): a JSON body is never a document, so a CSP that allows nothing
-  // and forbids framing says all there is to say, and each header a response does not need is
-  // work on every request (bench/api).
+  // set; JSON under /api/ gets the set the OWASP REST Security Cheat Sheet ("Security Headers")
+  // says all API responses should carry, and none of the ones it lists as mattering only when a
+  // response is rendered as HTML (Referrer-Policy, Permissions-Policy) — a JSON body never is.
+  // Each header costs work on every request (docs/benchmarks.md, bench/api).
   const pageHeaders = securityHeaders({
     contentSecurityPolicy: {
       directives: {
@@ -54,15 +54,19 @@ export async function installPlumbing(
   });
 }
 
-/** The headers of every JSON API response (OWASP REST Security Cheat Sheet, "Security Headers"). */
+/**
+ * The headers of every JSON API response, as the OWASP REST Security Cheat Sheet lists them
+ * ("Security Headers"; read 2026-11-27): framing refused twice over (CSP frame-ancestors for
+ * current browsers, X-Frame-Options for the rest), no MIME sniffing, HSTS over https. The CSP
+ * also allows nothing to load, should a body ever be rendered. Content-Type is set per route.
+ * Cache-Control: no-store, which it also lists, is for responses with private data: the catalog
+ * is public, and the routes that answer with private data (agent keys) set it themselves.
+ */
 function apiSecurityHeaders(https: boolean): Record<string, string> {
   return {
     'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
     'x-content-type-options': 'nosniff',
     'x-frame-options': 'DENY',
-    'referrer-policy': 'no-referrer',
-    // public data, meant to be read from other origins (CORS is open on /api/v1)
-    'cross-origin-resource-policy': 'cross-origin',
     ...(https ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
   };
 }

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type * as Flexible from 'rate-limiter-flexible';
 import type { Db } from '../storage/index.ts';
+import { exposeLimitHeaders } from './cors.ts';
 import { ApiError } from './errors.ts';
 
 // The package's index requires all of its ~25 backends (Redis, Mongo, DynamoDB, …: 36 modules,
@@ -91,6 +92,7 @@ export function rateLimited(limit: RateLimit) {
     reply.header('RateLimit-Remaining', String(r.remaining));
     reply.header('RateLimit-Reset', String(r.resetSeconds));
     reply.header('RateLimit-Policy', `${points};w=${durationSeconds}`);
+    exposeLimitHeaders(reply);
     if (!r.allowed) {
       throw new ApiError(
         'RATE_LIMITED',

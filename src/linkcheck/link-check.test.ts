@@ -121,6 +121,8 @@ describe('link-check rate limit', () => {
       assert.equal(res.statusCode, 202, `request ${i + 1}`);
       assert.equal(res.headers['ratelimit-limit'], '30');
       assert.equal(res.headers['ratelimit-remaining'], String(29 - i));
+      // a page of another origin may read them (CORS)
+      assert.match(String(res.headers['access-control-expose-headers']), /\bRateLimit-Remaining\b/);
     }
     const refused = await post(t, { slug: 'netflix' }, '198.51.100.77');
     assert.equal(refused.statusCode, 429);
@@ -129,6 +131,7 @@ describe('link-check rate limit', () => {
     assert.ok(retry >= 1 && retry <= 60);
     assert.equal(refused.headers['ratelimit-remaining'], '0');
     assert.equal(refused.headers['ratelimit-policy'], '30;w=60');
+    assert.match(String(refused.headers['access-control-expose-headers']), /\bRetry-After\b/);
     // another client is unaffected
     assert.equal((await post(t, { slug: 'netflix' }, '198.51.100.78')).statusCode, 202);
   });
