@@ -20,7 +20,7 @@ import { publicApiPreflight } from './http/cors.ts';
 import { frameworkErrors } from './http/error-handler.ts';
 import { installPlumbing } from './http/plumbing.ts';
 import { linkCheckRoutes } from './linkcheck/routes.ts';
-import { deferredChildLogger } from './log.ts';
+import { withDeferredRequestLoggers } from './log-request.ts';
 import { mcpServerEntry } from './mcp/entry.ts';
 import { mcpRoutes } from './mcp/routes.ts';
 import { oauthRoutes } from './oauth/routes.ts';
@@ -43,7 +43,8 @@ const BODY_LIMIT = 64 * 1024;
 
 export async function buildApp({ config, catalog, logger, runtime }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    loggerInstance: logger as FastifyBaseLogger,
+    // request loggers made on first use (src/log-request.ts)
+    loggerInstance: withDeferredRequestLoggers(logger) as FastifyBaseLogger,
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
@@ -51,8 +52,6 @@ export async function buildApp({ config, catalog, logger, runtime }: AppDeps): P
     // one access-log line per request instead of Fastify's two (src/http/access-log.ts)
     logController: new AccessLog(logger, config.logSlowMs),
     frameworkErrors,
-    childLoggerFactory: (parent, bindings, opts) =>
-      deferredChildLogger(parent as Logger, bindings, opts) as FastifyBaseLogger,
   }).withTypeProvider<ZodTypeProvider>();
 
   await installPlumbing(app, {
