@@ -3,16 +3,17 @@
  * API (cors.ts) and JSON-only bodies.
  */
 import type { FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler } from 'fastify-type-provider-zod';
 import { PUBLIC_API_CORS } from './cors.ts';
 import { type ErrorHandlingOptions, installErrorHandling } from './error-handler.ts';
 import { securityHeaders } from './security-headers.ts';
+import { memoizingValidatorCompiler } from './validation.ts';
 
 export async function installPlumbing(
   app: FastifyInstance,
   opts: { https: boolean; formActionOrigins?: string[] } & ErrorHandlingOptions,
 ) {
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(memoizingValidatorCompiler);
   app.setSerializerCompiler(memoizingSerializerCompiler);
   installErrorHandling(app, opts);
   // Only JSON bodies are accepted (docs/api.md, 415); without a text parser a
