@@ -4,10 +4,18 @@
  * bytes and content type, nothing else (no validation, serialization, headers plugins,
  * database or logging). argv: path of a JSON file {url: {contentType, body}}.
  * Prints {"port": n} when listening; SIGTERM closes it.
+ *
+ * It holds nextTick's fast path as the service does (src/memory/tick-shape.ts): without that, V8's
+ * memory reducer, which runs while this server idles during optout's turns, can leave every
+ * later nextTick on the slow path, and the baseline slower than it can be — which would flatter
+ * optout's ratio.
  */
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
+import { keepTickShape } from '../../src/memory/tick-shape.ts';
+
+keepTickShape();
 
 const responses = new Map(
   Object.entries(
