@@ -27,6 +27,10 @@
  *
  *   npx node bench/scan.ts [sizes=20000,100000] [runs=3]
  *
+ * With SCAN_CPU_PROFILE_DIR set, every optout scan process writes a V8 CPU profile there
+ * (node --cpu-prof; open it in Chrome DevTools). It slows the scan: figures from such a run are
+ * for finding where the time goes, not for the table.
+ *
  * Mailboxes (generateMailbox, bodies padded to a realistic size mix) are cached as Maildirs under
  * $TMPDIR/optout-bench-scan-v1 and hard-linked into each Dovecot instance; delete it to regenerate.
  * A third, 20,000-message mailbox with files of its own is the warm-up scan's.
@@ -47,6 +51,8 @@ const CACHE = join(tmpdir(), 'optout-bench-scan-v1');
 const TARGET_RATIO = 1.3;
 const TARGET_RSS_MB = 250;
 const TARGET_FIRST_MS = 1000;
+const PROFILE_DIR = process.env.SCAN_CPU_PROFILE_DIR;
+const PROFILE_FLAGS = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
 const log = (s: string) => process.stderr.write(`bench/scan: ${s}\n`);
 
 interface MailboxMeta {
@@ -141,10 +147,15 @@ function dropPageCache(): boolean {
 
 function child(script: string, args: string[]): Promise<Record<string, number | string | boolean | null>> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [...SERVICE_NODE_FLAGS, join(import.meta.dirname, 'support', script), ...args], {
-      env: { ...process.env, NODE_EXTRA_CA_CERTS: caPath },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const profile = script === 'scan-child.ts' ? PROFILE_FLAGS : [];
+    const p = spawn(
+      process.execPath,
+      [...SERVICE_NODE_FLAGS, ...profile, join(import.meta.dirname, 'support', script), ...args],
+      {
+        env: { ...process.env, NODE_EXTRA_CA_CERTS: caPath },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     let err = '';
     p.stdout.on('data', (d) => {
