@@ -25,7 +25,7 @@
  * raw (medians) in all four cases, peak RSS < 250 MB at 100k, first subscription < 1 s after
  * sign-in. Prints JSON; exits 1 on a miss.
  *
- *   npx node bench/scan.ts [sizes=20000,100000] [runs=3]
+ *   npx node bench/scan.ts [sizes=20000,100000] [runs=3] [states=cold,warm]
  *
  * With SCAN_CPU_PROFILE_DIR set, every optout scan process writes a V8 CPU profile there
  * (node --cpu-prof; open it in Chrome DevTools). It slows the scan: figures from such a run are
@@ -46,6 +46,7 @@ import { SERVICE_NODE_FLAGS } from './support/node-flags.ts';
 
 const SIZES = (process.argv[2] ?? '20000,100000').split(',').map(Number);
 const RUNS = Number(process.argv[3] ?? 3);
+const STATES = (process.argv[4] ?? 'cold,warm').split(',') as ('cold' | 'warm')[];
 const PASSWORD = 'bench-pw';
 const CACHE = join(tmpdir(), 'optout-bench-scan-v1');
 const TARGET_RATIO = 1.3;
@@ -220,7 +221,7 @@ try {
 
   for (const size of SIZES) {
     const meta = metas.get(size)!;
-    for (const state of ['cold', 'warm'] as const) {
+    for (const state of STATES) {
       const cold = state === 'cold';
       /** Cold: no Dovecot cache, Dovecot restarted, and (unless the child does it) no page cache. */
       const prep = async (dropHere: boolean) => {
