@@ -135,7 +135,10 @@ async function leanFetch(conn: LeanImap, batches: UidBatch[], ctx: ReadContext):
     8,
     fetchItems(ctx.caps.headerBytes),
   );
-  tally.flush(true);
+  // Not forced: a folder read search-first calls this once per window, and a forced flush
+  // would snapshot and send every subscription the window touched each time (at 100,000
+  // messages, 20 windows × ~1,000 lists). The folder's end flushes (scan.ts).
+  tally.flush(false);
   if (outcome.ok) return 'lean';
   if (ctx.signal.aborted) return 'aborted';
   if (outcome.code === 'REFUSED' && tally.scanned === before) return 'fallback';
@@ -165,7 +168,6 @@ async function imapflowFetch(found: number[], ctx: ReadContext): Promise<ReadOut
     }
     ctx.tally.flush(false);
   }
-  ctx.tally.flush(true);
   return ctx.signal.aborted ? 'aborted' : 'imapflow';
 }
 

@@ -188,6 +188,8 @@ async function readAll(
   for (const box of boxes) {
     if (signal.aborted) break;
     const how: ReadOutcome = await readMailbox(box, ctx);
+    // the folder's changed subscriptions go out now; within it, at most every progressMs
+    ctx.tally.flush(true);
     if (how === 'imapflow') allLean = false;
     if (how === 'aborted') break;
   }

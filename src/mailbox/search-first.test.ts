@@ -16,6 +16,7 @@ import { runScan, type ScanProgress, type ScanResult } from './scan.ts';
 import { DEFAULT_SCAN_CAPS } from './scan-caps.ts';
 import { readMailbox } from './scan-read.ts';
 import { createTally } from './scan-tally.ts';
+import type { Subscription } from './types.ts';
 
 const PASSWORD = 'pw';
 const USER = 'search@example.test';
@@ -91,6 +92,32 @@ describe('search first against Dovecot', () => {
       [...done].sort((a, b) => a - b),
     );
     assert.ok(done.at(-1)! <= mail.messages.length);
+  });
+
+  test('updates go out per progress interval and per folder, not per search window; the last one of each is final', async () => {
+    const updates = new Map<string, Subscription[]>();
+    const r = await runScan(
+      { host: '127.0.0.1', port: dovecot.imapsPort, tls: 'implicit' },
+      { user: USER, password: PASSWORD },
+      guard,
+      // windows of 20 messages: INBOX is read in more than ten of them
+      { matchService: () => null, mailboxes: ['INBOX', 'archive', 'junk'], searchWindow: 20, progressMs: 60_000 },
+      {
+        progress: () => {},
+        subscription: (s) => updates.set(s.id, [...(updates.get(s.id) ?? []), s]),
+        started: async () => true,
+      },
+    );
+    await bytesSent(); // this scan's logout lines, so the next test's count starts after them
+    assert.ok(r.ok);
+    assert.equal(updates.size, r.subscriptions.length);
+    for (const s of r.subscriptions) {
+      const sent = updates.get(s.id)!;
+      assert.deepEqual(sent.at(-1), s, 'the last update is the final state');
+      // at most: the scan's first subscription at once, and per folder its first window and its end
+      const folders = r.uids.bySubscription.get(s.id)!.size;
+      assert.ok(sent.length <= 1 + 2 * folders, `${s.list_key}: ${sent.length} updates from ${folders} folders`);
+    }
   });
 });
 
