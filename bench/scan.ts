@@ -303,6 +303,7 @@ try {
           peak_rss_mb: Math.max(...scans.map((x) => Number(x.peak_rss_mb))),
           scanned: scans[0]!.scanned,
           subscriptions: scans[0]!.subscriptions,
+          subscription_updates: scans[0]!.subscription_updates,
           reader: scans[0]!.reader,
         },
         optout_fresh: {

@@ -7,7 +7,8 @@
  *
  * Prints one JSON line: scan_ms (sign-in done → result), first_subscription_ms (sign-in done →
  * first subscription), cpu_ms (this process's CPU time in that window), peak_rss_mb (VmHWM at
- * the end), scanned, subscriptions, reader.
+ * the end), scanned, subscriptions, subscription_updates (the subscription messages /ws would
+ * have sent), ws_bytes (their JSON), reader.
  * "Sign-in done" is the 'listing' progress report, sent right after imapflow's login.
  *
  * With a warm-up user, that mailbox is scanned `warm-ups` times first, unmeasured: the process
@@ -35,6 +36,7 @@ let signedIn = 0;
 let cpuAtSignIn = process.cpuUsage();
 let firstSubscription = 0;
 let sent = 0;
+let updates = 0;
 
 const scan = (who: string) =>
   runScan(
@@ -52,6 +54,7 @@ const scan = (who: string) =>
       subscription: (s) => {
         if (firstSubscription === 0) firstSubscription = performance.now();
         sent += JSON.stringify({ type: 'subscription', subscription: s }).length;
+        updates++;
       },
       started: async () => true,
     },
@@ -66,6 +69,7 @@ for (let i = 0; warmUser !== '-' && i < Number(warmUps); i++) {
   signedIn = 0;
   firstSubscription = 0;
   sent = 0;
+  updates = 0;
 }
 let dropped: boolean | null = null;
 if (drop === 'drop') {
@@ -94,6 +98,7 @@ process.stdout.write(
     scanned: result.scanned,
     subscriptions: result.subscriptions.length,
     ws_bytes: sent,
+    subscription_updates: updates,
     reader: result.reader,
     page_cache_dropped: dropped,
   })}\n`,
