@@ -13,12 +13,11 @@ import { ApiError, ERRORS, type ErrorCode } from './errors.ts';
 
 function send(reply: FastifyReply, code: ErrorCode, message: string, headers?: Record<string, string>) {
   noteErrorCode(reply, code);
-  if (headers?.['retry-after'] !== undefined) exposeLimitHeaders(reply);
-  return reply
-    .code(ERRORS[code])
-    .headers(headers ?? {})
-    .type('application/json; charset=utf-8')
-    .send({ code, message });
+  if (headers) {
+    reply.headers(headers);
+    if ('retry-after' in headers) exposeLimitHeaders(reply);
+  }
+  return reply.code(ERRORS[code]).type('application/json; charset=utf-8').send({ code, message });
 }
 
 /** "body.options.tone: Invalid option: expected one of …" — the field first. */
